@@ -1,0 +1,179 @@
+// sssp(): resolves `automatic`, checks the arguments once, and dispatches.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "tropic/detail/backends.hpp"
+#include "tropic/error.hpp"
+#include "tropic/sssp.hpp"
+
+#if defined(TROPIC_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tropic {
+
+namespace {
+struct named_algorithm {
+  algorithm value;
+  const char* name;
+  bool gpu;
+};
+constexpr named_algorithm all_algorithms[] = {
+    {algorithm::automatic, "auto", false},
+    {algorithm::dijkstra, "dijkstra", false},
+    {algorithm::delta_stepping, "delta_stepping", true},
+    {algorithm::bellman_ford, "bellman_ford", true},
+    {algorithm::graphblas_cpu, "graphblas_cpu", false},
+    {algorithm::adds, "adds", true},
+    {algorithm::near_far, "near_far", true},
+    {algorithm::workfront, "workfront", true},
+    {algorithm::rdbs, "rdbs", true},
+    {algorithm::da2cf, "da2cf", true},
+};
+
+// GPU algorithms that exist in this source tree (later issues add to this list).
+bool implemented(algorithm a) noexcept {
+  switch (a) {
+    case algorithm::automatic:
+    case algorithm::dijkstra:
+    case algorithm::graphblas_cpu:
+      return true;
+    case algorithm::delta_stepping:
+    case algorithm::bellman_ford:
+#if defined(TROPIC_HAVE_CUDA)
+      return true;
+#else
+      return false;
+#endif
+    default:
+      return false;
+  }
+}
+
+std::string available_list() {
+  std::string s;
+  for (algorithm a : available_algorithms()) {
+    if (!s.empty()) s += ", ";
+    s += algorithm_name(a);
+  }
+  return s;
+}
+}  // namespace
+
+const char* algorithm_name(algorithm a) noexcept {
+  for (const auto& e : all_algorithms)
+    if (e.value == a) return e.name;
+  return "unknown";
+}
+
+bool is_gpu_algorithm(algorithm a) noexcept {
+  for (const auto& e : all_algorithms)
+    if (e.value == a) return e.gpu;
+  return false;
+}
+
+std::vector<algorithm> available_algorithms() {
+  std::vector<algorithm> out;
+  for (const auto& e : all_algorithms)
+    if (implemented(e.value)) out.push_back(e.value);
+  return out;
+}
+
+algorithm parse_algorithm(std::string_view name) {
+  for (const auto& e : all_algorithms)
+    if (name == e.name && implemented(e.value)) return e.value;
+  for (const auto& e : all_algorithms)
+    if (name == e.name)
+      throw error(error_code::not_implemented,
+                  "algorithm '" + std::string(name) + "' is not available in this build" +
+                      (e.gpu ? " (it needs CUDA)" : "") + "; available: " + available_list());
+  throw error(error_code::invalid_value, "unknown algorithm '" + std::string(name) +
+                                             "'; available: " + available_list());
+}
+
+bool gpu_available() noexcept {
+#if defined(TROPIC_HAVE_CUDA)
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no device" error
+    return false;
+  }
+  return count > 0;
+#else
+  return false;
+#endif
+}
+
+double choose_delta(const graph_stats& s) {
+  if (s.arcs == 0 || s.max_weight <= 0) return 1;
+  // Davidson et al. IV-C: delta = 32 * mean weight / mean degree (cuGraph uses the same).
+  double delta = 32.0 * s.avg_weight / std::max(1.0, s.avg_degree);
+  // A bucket narrower than the lightest positive arc only adds empty buckets.
+  if (s.min_weight > 0) delta = std::max(delta, s.min_weight);
+  return std::max(delta, std::numeric_limits<double>::min());
+}
+
+namespace detail {
+template <class W>
+void check_sssp_arguments(const csr<W>& g, vertex source, algorithm a) {
+  if (g.n == 0)
+    throw error(error_code::invalid_value, "the graph has no vertices: there is no source");
+  if (source >= g.n)
+    throw error(error_code::invalid_index, "source vertex " + std::to_string(source) +
+                                               " is out of range: the graph has " +
+                                               std::to_string(g.n) + " vertices (0-based)");
+  if constexpr (std::is_signed_v<W> || std::is_floating_point_v<W>) {
+    require_non_negative(g, algorithm_name(a));
+  }
+}
+}  // namespace detail
+
+template <class W>
+result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
+  options resolved = opts;
+  if (resolved.algorithm == algorithm::automatic)
+    resolved.algorithm = (implemented(algorithm::delta_stepping) && gpu_available())
+                             ? algorithm::delta_stepping
+                             : algorithm::graphblas_cpu;
+  if (!implemented(resolved.algorithm)) parse_algorithm(algorithm_name(resolved.algorithm));
+  if (!(resolved.delta >= 0))
+    throw error(error_code::invalid_value,
+                "delta must be positive (or 0 for automatic), got " + std::to_string(opts.delta));
+  detail::check_sssp_arguments(g, source, resolved.algorithm);
+
+  switch (resolved.algorithm) {
+    case algorithm::dijkstra: {
+      auto r = dijkstra(g, source, resolved.parents);
+      return r;
+    }
+    case algorithm::graphblas_cpu:
+      return detail::graphblas_cpu_sssp(g, source, resolved);
+    default:
+#if defined(TROPIC_HAVE_CUDA)
+      if (!gpu_available())
+        throw error(error_code::no_device, std::string("algorithm '") +
+                                               algorithm_name(resolved.algorithm) +
+                                               "' needs a CUDA device and none is usable");
+      return detail::gpu_sssp(g, source, resolved);
+#else
+      throw error(error_code::no_device, std::string("algorithm '") +
+                                             algorithm_name(resolved.algorithm) +
+                                             "' needs CUDA; this build has none");
+#endif
+  }
+}
+
+#define TROPIC_INSTANTIATE(W)                                                         \
+  template result<W> sssp<W>(const csr<W>&, vertex, const options&);                  \
+  template void detail::check_sssp_arguments<W>(const csr<W>&, vertex, algorithm);
+TROPIC_INSTANTIATE(std::uint32_t)
+TROPIC_INSTANTIATE(std::int32_t)
+TROPIC_INSTANTIATE(std::uint64_t)
+TROPIC_INSTANTIATE(std::int64_t)
+TROPIC_INSTANTIATE(float)
+TROPIC_INSTANTIATE(double)
+
+}  // namespace tropic

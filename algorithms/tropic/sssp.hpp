@@ -1,0 +1,97 @@
+// The one entry point: tropic::sssp(matrix, source, options) -> result.
+//
+// Distances are computed in the weight type W with saturating addition. A finite distance that
+// would reach infinity<W>() (max() for integers, +inf for floats) cannot be represented; tropic
+// never wraps around silently: every algorithm ends with a pass over the arcs that detects such
+// a path exactly (a reached u with an arc u -> v whose sum saturates while v stays unreached) and
+// throws tropic::error(error_code::overflow), advising a wider weight type.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tropic/csr.hpp"
+
+namespace tropic {
+
+template <class W>
+class device_matrix;  // lib/tropic/device_matrix.hpp (GPU builds)
+
+enum class algorithm {
+  automatic,       // the GPU's delta_stepping when a device exists, else graphblas_cpu
+  dijkstra,        // CPU binary heap: the exact reference
+  delta_stepping,  // GPU, min-plus algebra with light/heavy masked views (Sridhar et al.)
+  bellman_ford,    // GPU, the same algebra with delta = infinity (one bucket)
+  graphblas_cpu,   // CPU, the same algebra on SuiteSparse:GraphBLAS
+  adds,            // GPU, asynchronous dynamic delta-stepping worklist (Wang et al.)
+  near_far,        // GPU, Davidson et al.
+  workfront,       // GPU, Davidson et al.
+  rdbs,            // GPU, Zhang et al.
+  da2cf,           // GPU, Martin et al.
+};
+
+const char* algorithm_name(algorithm a) noexcept;
+// Throws tropic::error(invalid_value) listing the available names for an unknown one.
+algorithm parse_algorithm(std::string_view name);
+// The algorithms this build can run (GPU ones only when compiled with CUDA).
+std::vector<algorithm> available_algorithms();
+bool is_gpu_algorithm(algorithm a) noexcept;
+// True when this build has CUDA support and at least one CUDA device is usable.
+bool gpu_available() noexcept;
+
+struct options {
+  tropic::algorithm algorithm = tropic::algorithm::automatic;
+  double delta = 0;        // bucket width; 0 = automatic (see choose_delta), inf = one bucket
+  bool parents = false;    // also compute a shortest-path tree
+  int device = 0;          // CUDA device ordinal for GPU algorithms
+  bool verbose = false;
+};
+
+struct statistics {
+  std::string algorithm;            // the algorithm that actually ran (automatic resolved)
+  double delta = 0;                 // the bucket width used (inf for Bellman-Ford / Dijkstra)
+  std::uint64_t buckets = 0;        // non-empty buckets processed (outer iterations)
+  std::uint64_t iterations = 0;     // inner (light) iterations / relaxation rounds in total
+  std::uint64_t vertices_relaxed = 0;  // frontier vertices whose out-arcs were scanned
+  std::uint64_t arcs_relaxed = 0;      // arcs scanned
+  double milliseconds = 0;             // the solve alone (no upload, no download)
+  double setup_milliseconds = 0;       // upload / conversion before the solve
+};
+
+template <class W>
+struct result {
+  std::vector<W> distances;           // infinity<W>() where unreachable
+  std::vector<std::int64_t> parents;  // empty unless options.parents; -1 for source, unreachable
+  statistics stats;
+};
+
+// Delta heuristic from Davidson et al. (Near-Far, section IV-C): 32 * mean weight / mean degree,
+// at least the smallest positive weight so a bucket is never narrower than one arc.
+double choose_delta(const graph_stats& s);
+
+// Host entry point: runs any algorithm. GPU algorithms upload the matrix first (the time goes to
+// stats.setup_milliseconds). Throws tropic::error on bad input; nothing is written on failure.
+template <class W>
+result<W> sssp(const csr<W>& g, vertex source, const options& opts = {});
+
+#if defined(TROPIC_HAVE_CUDA)
+// Device entry point: GPU algorithms on a matrix that is already resident.
+template <class W>
+result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts = {});
+#endif
+
+// The CPU reference, also reachable as sssp(..., {algorithm::dijkstra}).
+template <class W>
+result<W> dijkstra(const csr<W>& g, vertex source, bool parents = true);
+
+// Checks `got` against the reference distances `want` (exact for integers, 1e-5 relative for
+// floats), the reachable set, and, when got.parents is filled, that every parent p of v has an
+// arc p -> v with dist[p] + w == dist[v]. Returns an empty string when everything holds, else a
+// description of the first few problems.
+template <class W>
+std::string verify(const csr<W>& g, vertex source, const std::vector<W>& want,
+                   const result<W>& got);
+
+}  // namespace tropic

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs tropic's build and test dependencies from Debian packages (run as root, or with sudo).
+# Used by the README's quick start and by .ci/run, so both stay in step.
+set -euo pipefail
+packages=(cmake g++ make doctest-dev libgraphblas-dev zlib1g-dev python3-matplotlib)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "tropic dependencies present: ${packages[*]}"
