@@ -1,0 +1,66 @@
+// GPU side of sssp(): the device-matrix entry point and the host one that uploads first.
+#include <chrono>
+#include <string>
+
+#include "tropic/detail/backends.hpp"
+#include "tropic/detail/gpu_backends.hpp"
+#include "tropic/error.hpp"
+
+namespace tropic {
+
+template <class W>
+result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts) {
+  if (a.rows() == 0)
+    throw error(error_code::invalid_value, "the graph has no vertices: there is no source");
+  if (source >= a.rows())
+    throw error(error_code::invalid_index, "source vertex " + std::to_string(source) +
+                                               " is out of range: the graph has " +
+                                               std::to_string(a.rows()) + " vertices (0-based)");
+  if (a.stats().has_negative_weight)
+    throw error(error_code::invalid_value,
+                std::string(algorithm_name(opts.algorithm)) +
+                    " needs non-negative weights and the matrix has a negative one");
+  if (!(opts.delta >= 0))
+    throw error(error_code::invalid_value, "delta must be positive (or 0 for automatic)");
+  options o = opts;
+  if (o.algorithm == algorithm::automatic) o.algorithm = algorithm::delta_stepping;
+  switch (o.algorithm) {
+    case algorithm::delta_stepping:
+      return detail::delta_stepping_sssp(a, source, o);
+    case algorithm::adds: return detail::adds_sssp(a, source, o);
+    case algorithm::bellman_ford:
+      o.delta = std::numeric_limits<double>::infinity();
+      return detail::delta_stepping_sssp(a, source, o);
+    default:
+      break;
+  }
+  throw error(error_code::not_implemented,
+              std::string("algorithm '") + algorithm_name(o.algorithm) +
+                  "' does not run on a device matrix; use sssp(csr, ...)");
+}
+
+namespace detail {
+template <class W>
+result<W> gpu_sssp(const csr<W>& g, vertex source, const options& opts) {
+  TROPIC_CUDA_CHECK(cudaSetDevice(opts.device));
+  auto start = std::chrono::steady_clock::now();
+  device_matrix<W> a(g);
+  double setup_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  result<W> r = sssp(a, source, opts);
+  r.stats.setup_milliseconds = setup_ms;
+  return r;
+}
+}  // namespace detail
+
+#define TROPIC_INSTANTIATE(W)                                                              \
+  template result<W> sssp<W>(const device_matrix<W>&, vertex, const options&);            \
+  template result<W> detail::gpu_sssp<W>(const csr<W>&, vertex, const options&);
+TROPIC_INSTANTIATE(std::uint32_t)
+TROPIC_INSTANTIATE(std::int32_t)
+TROPIC_INSTANTIATE(std::uint64_t)
+TROPIC_INSTANTIATE(std::int64_t)
+TROPIC_INSTANTIATE(float)
+TROPIC_INSTANTIATE(double)
+
+}  // namespace tropic

@@ -1,0 +1,98 @@
+// The epilogue every GPU algorithm shares: overflow detection and parents in one pass over the
+// arcs, then the download.
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "tropic/detail/gpu_backends.hpp"
+#include "tropic/semiring.hpp"
+
+namespace tropic::detail {
+
+namespace {
+
+constexpr unsigned long long no_parent = ~0ull;
+
+// One thread per row u (rows are short on average; this runs once per solve). For a reached u
+// and each arc u -> v:
+//  - a sum that saturates while v is unreached means the true distance of v is >= infinity<W>():
+//    it cannot be represented (see sssp.hpp); record v.
+//  - dist[u] + w == dist[v] is a tight arc: u is a valid parent; atomicMin keeps the smallest u so
+//    the answer is deterministic.
+template <class W>
+__global__ void tight_arcs(csr_view<W> a, const W* dist, vertex source, bool want_parents,
+                           unsigned long long* parent, unsigned long long* overflow_vertex) {
+  for (std::size_t u = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; u < a.n;
+       u += std::size_t(gridDim.x) * blockDim.x) {
+    const W du = dist[u];
+    if (du == infinity<W>()) continue;
+    for (arc_index e = a.row_offsets[u]; e < a.row_offsets[u + 1]; ++e) {
+      const vertex v = a.columns[e];
+      const W sum = saturating_add(du, a.weights[e]);
+      const W dv = dist[v];
+      if (sum == infinity<W>() && dv == infinity<W>()) atomicMin(overflow_vertex, v);
+      if (want_parents && v != source && dv != infinity<W>() && sum == dv)
+        atomicMin(&parent[v], static_cast<unsigned long long>(u));
+    }
+  }
+}
+
+}  // namespace
+
+template <class W>
+void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
+                   const options& opts, result<W>& out, cudaStream_t stream) {
+  const vertex n = a.rows();
+  device_buffer<unsigned long long> overflow(1, stream);
+  device_buffer<unsigned long long> parent(opts.parents ? n : 0, stream);
+  TROPIC_CUDA_CHECK(cudaMemsetAsync(overflow.data(), 0xff, sizeof(unsigned long long), stream));
+  if (opts.parents)
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(unsigned long long), stream));
+  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256 + 1, 1u << 20));
+  tight_arcs<<<blocks, 256, 0, stream>>>(a.view(), distances, source, opts.parents, parent.data(),
+                                         overflow.data());
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+  unsigned long long overflow_vertex = 0;
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&overflow_vertex, overflow.data(), sizeof overflow_vertex,
+                                    cudaMemcpyDeviceToHost, stream));
+  std::vector<W> dist(n);
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(dist.data(), distances, n * sizeof(W), cudaMemcpyDeviceToHost,
+                                    stream));
+  std::vector<unsigned long long> par(opts.parents ? n : 0);
+  if (opts.parents)
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(par.data(), parent.data(), n * sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost, stream));
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (overflow_vertex != no_parent)
+    throw error(error_code::overflow,
+                "the shortest distance to vertex " + std::to_string(overflow_vertex) +
+                    " does not fit in " + weight_type_name<W>() +
+                    " (it reaches the type's maximum, which stands for 'unreachable'); use a "
+                    "wider weight type such as uint64 or double");
+  out.distances = std::move(dist);
+  if (opts.parents) {
+    out.parents.resize(n);
+    for (vertex v = 0; v < n; ++v)
+      out.parents[v] = par[v] == no_parent ? -1 : static_cast<std::int64_t>(par[v]);
+  } else {
+    out.parents.clear();
+  }
+}
+
+template <class W>
+double resolve_delta(const device_matrix<W>& a, const options& opts) {
+  return opts.delta > 0 ? opts.delta : choose_delta(a.stats());
+}
+
+#define TROPIC_INSTANTIATE(W)                                                                  \
+  template void finish_result<W>(const device_matrix<W>&, const W*, vertex, const options&,   \
+                                 result<W>&, cudaStream_t);                                    \
+  template double resolve_delta<W>(const device_matrix<W>&, const options&);
+TROPIC_INSTANTIATE(std::uint32_t)
+TROPIC_INSTANTIATE(std::int32_t)
+TROPIC_INSTANTIATE(std::uint64_t)
+TROPIC_INSTANTIATE(std::int64_t)
+TROPIC_INSTANTIATE(float)
+TROPIC_INSTANTIATE(double)
+
+}  // namespace tropic::detail

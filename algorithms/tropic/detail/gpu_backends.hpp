@@ -1,0 +1,32 @@
+// Internal (GPU builds): the device-side algorithm entry points and the shared result epilogue.
+#pragma once
+
+#include "tropic/device_matrix.hpp"
+#include "tropic/sssp.hpp"
+
+namespace tropic::detail {
+
+// algorithms/delta_stepping.cu: delta-stepping in the min-plus algebra (bellman_ford is the
+// same with delta = infinity).
+template <class W>
+result<W> delta_stepping_sssp(const device_matrix<W>& a, vertex source, const options& opts);
+
+// algorithms/adds.cu: asynchronous dynamic delta-stepping (Wang et al., PPoPP'21).
+template <class W>
+result<W> adds_sssp(const device_matrix<W>& a, vertex source, const options& opts);
+
+// algorithms/gpu_result.cu: the epilogue every GPU algorithm shares. One pass over the arcs
+//  - detects distances that overflowed W (a reached u with an arc u -> v whose sum saturates
+//    while v stays unreached) and throws error_code::overflow,
+//  - when opts.parents, picks for every reached v != source the smallest u with a tight arc
+//    dist[u] + w(u, v) == dist[v] (-1 for the source and unreachable vertices),
+// then downloads distances (and parents) into `out`. `distances` is a device array of n.
+template <class W>
+void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
+                   const options& opts, result<W>& out, cudaStream_t stream);
+
+// Resolves options.delta: 0 -> choose_delta(a.stats()), else the given value.
+template <class W>
+double resolve_delta(const device_matrix<W>& a, const options& opts);
+
+}  // namespace tropic::detail

@@ -1,0 +1,203 @@
+// device_matrix: upload, per-row weight sort, transpose, light/heavy split.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "tropic/device_matrix.hpp"
+
+namespace tropic {
+
+namespace {
+
+constexpr int block_threads = 256;
+
+inline unsigned grid_for(std::size_t items, int threads = block_threads) {
+  std::size_t blocks = (items + threads - 1) / threads;
+  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > (1u << 30) ? (1u << 30) : blocks));
+}
+
+// Every row sorted by weight; stable, so equal weights keep ascending column order.
+template <class W>
+void sort_rows_by_weight(vertex n, arc_index arcs, const arc_index* offsets, device_buffer<vertex>& cols,
+                         device_buffer<W>& weights, cudaStream_t stream) {
+  if (arcs == 0) return;
+  device_buffer<vertex> cols_alt(arcs, stream);
+  device_buffer<W> weights_alt(arcs, stream);
+  cub::DoubleBuffer<W> keys(weights.data(), weights_alt.data());
+  cub::DoubleBuffer<vertex> values(cols.data(), cols_alt.data());
+  std::size_t temp_bytes = 0;
+  TROPIC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
+      nullptr, temp_bytes, keys, values, static_cast<std::int64_t>(arcs), n, offsets,
+      offsets + 1, stream));
+  device_buffer<unsigned char> temp(temp_bytes, stream);
+  TROPIC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
+      temp.data(), temp_bytes, keys, values, static_cast<std::int64_t>(arcs), n, offsets,
+      offsets + 1, stream));
+  if (keys.Current() != weights.data()) weights.swap(weights_alt);
+  if (values.Current() != cols.data()) cols.swap(cols_alt);
+}
+
+// Writes the source row of every arc (one thread per row is fine: this runs once per upload).
+__global__ void expand_rows(vertex n, const arc_index* offsets, vertex* row_of_arc) {
+  for (std::size_t u = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; u < n;
+       u += std::size_t(gridDim.x) * blockDim.x)
+    for (arc_index e = offsets[u]; e < offsets[u + 1]; ++e) row_of_arc[e] = vertex(u);
+}
+
+__global__ void fill_sequence(arc_index count, arc_index* out) {
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < count;
+       e += std::size_t(gridDim.x) * blockDim.x)
+    out[e] = e;
+}
+
+__global__ void count_in_degrees(arc_index arcs, const vertex* cols, arc_index* in_degree) {
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < arcs;
+       e += std::size_t(gridDim.x) * blockDim.x)
+    atomicAdd(reinterpret_cast<unsigned long long*>(&in_degree[cols[e]]), 1ull);
+}
+
+template <class W>
+__global__ void gather_transposed(arc_index arcs, const arc_index* order, const vertex* row_of_arc,
+                                  const W* weights, vertex* t_cols, W* t_weights) {
+  for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < arcs;
+       e += std::size_t(gridDim.x) * blockDim.x) {
+    arc_index k = order[e];
+    t_cols[e] = row_of_arc[k];
+    t_weights[e] = weights[k];
+  }
+}
+
+template <class W>
+__global__ void split_rows(csr_view<W> a, W delta, bool all_light, arc_index* split) {
+  for (std::size_t u = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; u < a.n;
+       u += std::size_t(gridDim.x) * blockDim.x) {
+    arc_index lo = a.row_offsets[u], hi = a.row_offsets[u + 1];
+    if (!all_light) {
+      // First arc with weight > delta: the row is sorted by weight.
+      while (lo < hi) {
+        arc_index mid = lo + (hi - lo) / 2;
+        if (a.weights[mid] <= delta) lo = mid + 1; else hi = mid;
+      }
+    } else {
+      lo = hi;
+    }
+    split[u] = lo;
+  }
+}
+
+}  // namespace
+
+template <class W>
+std::size_t device_matrix<W>::bytes_needed(vertex n, arc_index arcs, bool transpose) noexcept {
+  std::size_t one = (std::size_t(n) + 1) * sizeof(arc_index) + arcs * (sizeof(vertex) + sizeof(W));
+  // The weight sort needs a second copy of columns and weights while it runs.
+  std::size_t sort_scratch = arcs * (sizeof(vertex) + sizeof(W));
+  // The transpose additionally needs row-of-arc, arc order (64-bit) and the radix sort buffers.
+  std::size_t transpose_scratch = transpose ? arcs * (sizeof(vertex) * 3 + 2 * sizeof(arc_index)) : 0;
+  return one * (transpose ? 2 : 1) + std::max(sort_scratch, transpose_scratch);
+}
+
+template <class W>
+device_matrix<W>::device_matrix(const csr<W>& g, const upload_options& opts, cudaStream_t stream)
+    : n_(g.n), arcs_(g.arcs()), stats_(compute_stats(g)), stream_(stream) {
+  const bool build_transpose = opts.transpose && !stats_.symmetric;
+  require_device_memory(bytes_needed(n_, arcs_, build_transpose),
+                        "a " + std::to_string(n_) + "-vertex, " + std::to_string(arcs_) +
+                            "-arc " + weight_type_name<W>() + " matrix" +
+                            (build_transpose ? " with its transpose" : ""));
+  row_offsets_ = device_buffer<arc_index>(std::size_t(n_) + 1, stream);
+  columns_ = device_buffer<vertex>(arcs_, stream);
+  weights_ = device_buffer<W>(arcs_, stream);
+  row_offsets_.upload(g.row_offsets.data(), std::size_t(n_) + 1);
+  columns_.upload(g.columns.data(), arcs_);
+  weights_.upload(g.weights.data(), arcs_);
+
+  if (build_transpose && arcs_ > 0) {
+    // A' by a stable radix sort of the arcs by column: in-arcs grouped by target, sources in
+    // ascending order within each group, then sorted by weight like A.
+    device_buffer<vertex> row_of_arc(arcs_, stream);
+    expand_rows<<<grid_for(n_), block_threads, 0, stream>>>(n_, row_offsets_.data(), row_of_arc.data());
+    device_buffer<arc_index> identity(arcs_, stream), order(arcs_, stream);
+    device_buffer<vertex> sorted_cols(arcs_, stream);
+    t_row_offsets_ = device_buffer<arc_index>(std::size_t(n_) + 1, stream);
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(t_row_offsets_.data(), 0, (std::size_t(n_) + 1) * sizeof(arc_index), stream));
+    count_in_degrees<<<grid_for(arcs_), block_threads, 0, stream>>>(arcs_, columns_.data(), t_row_offsets_.data());
+    std::size_t scan_bytes = 0;
+    TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, t_row_offsets_.data(),
+                                                    t_row_offsets_.data(), std::size_t(n_) + 1, stream));
+    {
+      device_buffer<unsigned char> temp(scan_bytes, stream);
+      TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), scan_bytes, t_row_offsets_.data(),
+                                                      t_row_offsets_.data(), std::size_t(n_) + 1, stream));
+    }
+    fill_sequence<<<grid_for(arcs_), block_threads, 0, stream>>>(arcs_, identity.data());
+    std::size_t sort_bytes = 0;
+    TROPIC_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, columns_.data(), sorted_cols.data(),
+                                                      identity.data(), order.data(), arcs_, 0,
+                                                      32, stream));
+    {
+      device_buffer<unsigned char> temp(sort_bytes, stream);
+      TROPIC_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), sort_bytes, columns_.data(),
+                                                        sorted_cols.data(), identity.data(), order.data(),
+                                                        arcs_, 0, 32, stream));
+    }
+    t_columns_ = device_buffer<vertex>(arcs_, stream);
+    t_weights_ = device_buffer<W>(arcs_, stream);
+    gather_transposed<<<grid_for(arcs_), block_threads, 0, stream>>>(
+        arcs_, order.data(), row_of_arc.data(), weights_.data(), t_columns_.data(), t_weights_.data());
+    TROPIC_CUDA_CHECK(cudaGetLastError());
+  }
+  sort_rows_by_weight(n_, arcs_, row_offsets_.data(), columns_, weights_, stream);
+  if (t_columns_.size() > 0)
+    sort_rows_by_weight(n_, arcs_, t_row_offsets_.data(), t_columns_, t_weights_, stream);
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+template <class W>
+csr_view<W> device_matrix<W>::view() const noexcept {
+  return {n_, arcs_, row_offsets_.data(), columns_.data(), weights_.data()};
+}
+
+template <class W>
+csr_view<W> device_matrix<W>::transpose_view() const {
+  if (stats_.symmetric) return view();
+  if (t_columns_.size() == 0 && arcs_ > 0)
+    throw error(error_code::invalid_value,
+                "the matrix was uploaded without its transpose (upload_options.transpose) and is "
+                "not symmetric, so pull (A' x) is not available");
+  if (t_row_offsets_.size() == 0) return view();  // no arcs: A' = A = empty
+  return {n_, arcs_, t_row_offsets_.data(), t_columns_.data(), t_weights_.data()};
+}
+
+template <class W>
+std::size_t device_matrix<W>::device_bytes() const noexcept {
+  return row_offsets_.bytes() + columns_.bytes() + weights_.bytes() + t_row_offsets_.bytes() +
+         t_columns_.bytes() + t_weights_.bytes();
+}
+
+template <class W>
+void split_light_heavy(const csr_view<W>& a, double delta, arc_index* split, cudaStream_t stream) {
+  if (a.n == 0) return;
+  // Arcs with w <= delta are light. For integer W a fractional delta floors: w <= 2.5 <=> w <= 2.
+  const bool all_light = !(delta < double(infinity<W>()));
+  W d = all_light ? infinity<W>() : W(std::is_integral_v<W> ? std::floor(delta) : delta);
+  split_rows<<<grid_for(a.n), block_threads, 0, stream>>>(a, d, all_light, split);
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+}
+
+#define TROPIC_INSTANTIATE(W)                                                                \
+  template class device_matrix<W>;                                                           \
+  template void split_light_heavy<W>(const csr_view<W>&, double, arc_index*, cudaStream_t);
+TROPIC_INSTANTIATE(std::uint32_t)
+TROPIC_INSTANTIATE(std::int32_t)
+TROPIC_INSTANTIATE(std::uint64_t)
+TROPIC_INSTANTIATE(std::int64_t)
+TROPIC_INSTANTIATE(float)
+TROPIC_INSTANTIATE(double)
+
+}  // namespace tropic

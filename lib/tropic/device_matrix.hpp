@@ -1,0 +1,89 @@
+// The device matrix: A's CSR uploaded once, with each row's arcs sorted by weight (ties by
+// column), so that for any delta the light arcs (w <= delta) of a row are a prefix of the row
+// and the heavy arcs the rest (the RDBS layout, Zhang et al. section III-A). A light/heavy split
+// is an `arc_ranges` view computed in one pass over the rows, not a second matrix.
+//
+// GPU builds only; the header itself is plain C++.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tropic/csr.hpp"
+#include "tropic/device_memory.hpp"
+
+namespace tropic {
+
+// Trivially copyable view of a device CSR, passed by value to kernels.
+template <class W>
+struct csr_view {
+  vertex n = 0;
+  arc_index arcs = 0;
+  const arc_index* row_offsets = nullptr;  // n + 1
+  const vertex* columns = nullptr;
+  const W* weights = nullptr;  // ascending within each row
+};
+
+// Per-row arc ranges [first[u], last[u]) inside a csr_view: "A restricted to each row's light
+// part" as an operator argument. A null `first` means each row's start, a null `last` each row's
+// end; the default view is the whole matrix.
+struct arc_ranges {
+  const arc_index* first = nullptr;
+  const arc_index* last = nullptr;
+};
+
+struct upload_options {
+  bool transpose = false;  // also build A' (needed for pull on a non-symmetric matrix)
+};
+
+template <class W>
+class device_matrix {
+ public:
+  // Uploads g and sorts each row by weight on the device. Throws out_of_memory naming the bytes
+  // needed and free when the matrix does not fit.
+  explicit device_matrix(const csr<W>& g, const upload_options& opts = {},
+                         cudaStream_t stream = nullptr);
+
+  vertex rows() const noexcept { return n_; }
+  arc_index arcs() const noexcept { return arcs_; }
+  const graph_stats& stats() const noexcept { return stats_; }
+  cudaStream_t stream() const noexcept { return stream_; }
+
+  // A, rows sorted by weight.
+  csr_view<W> view() const noexcept;
+  // A' (rows of A' = in-arcs of A), rows sorted by weight; A itself when A is symmetric.
+  // Throws invalid_value when the matrix was uploaded without a transpose and is not symmetric.
+  csr_view<W> transpose_view() const;
+  bool has_transpose() const noexcept { return stats_.symmetric || t_columns_.size() > 0; }
+
+  // Device memory held by this matrix, in bytes.
+  std::size_t device_bytes() const noexcept;
+  // Bytes a matrix of this shape needs on the device (for the out-of-memory message).
+  static std::size_t bytes_needed(vertex n, arc_index arcs, bool transpose) noexcept;
+
+ private:
+  vertex n_ = 0;
+  arc_index arcs_ = 0;
+  graph_stats stats_;
+  cudaStream_t stream_ = nullptr;
+  device_buffer<arc_index> row_offsets_, t_row_offsets_;
+  device_buffer<vertex> columns_, t_columns_;
+  device_buffer<W> weights_, t_weights_;
+};
+
+// For every row u: split[u] = first arc of u with weight > delta (one binary search per row),
+// so that {first = row_offsets, last = split} is the light part and {first = split, last = row
+// ends} the heavy part. `split` has n entries.
+template <class W>
+void split_light_heavy(const csr_view<W>& a, double delta, arc_index* split, cudaStream_t stream);
+
+template <class W>
+arc_ranges light_part(const csr_view<W>& a, const arc_index* split) noexcept {
+  return {a.row_offsets, split};
+}
+template <class W>
+arc_ranges heavy_part(const csr_view<W>& a, const arc_index* split) noexcept {
+  return {split, a.row_offsets + 1};
+}
+
+}  // namespace tropic

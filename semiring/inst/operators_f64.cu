@@ -1,0 +1,8 @@
+// Explicit instantiation of the operators for double (one small file per type bounds compile time).
+#include "../operators.cuh"
+
+namespace tropic {
+TROPIC_INSTANTIATE_VECTOR_OPS(double)
+TROPIC_INSTANTIATE_SEMIRING(tropic::min_plus<double>, double)
+TROPIC_INSTANTIATE_SEMIRING(tropic::plus_times<double>, double)
+}  // namespace tropic

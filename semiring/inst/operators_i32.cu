@@ -1,0 +1,8 @@
+// Explicit instantiation of the operators for std::int32_t (one small file per type bounds compile time).
+#include "../operators.cuh"
+
+namespace tropic {
+TROPIC_INSTANTIATE_VECTOR_OPS(std::int32_t)
+TROPIC_INSTANTIATE_SEMIRING(tropic::min_plus<std::int32_t>, std::int32_t)
+
+}  // namespace tropic

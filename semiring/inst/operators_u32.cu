@@ -1,0 +1,8 @@
+// Explicit instantiation of the operators for std::uint32_t (one small file per type bounds compile time).
+#include "../operators.cuh"
+
+namespace tropic {
+TROPIC_INSTANTIATE_VECTOR_OPS(std::uint32_t)
+TROPIC_INSTANTIATE_SEMIRING(tropic::min_plus<std::uint32_t>, std::uint32_t)
+
+}  // namespace tropic

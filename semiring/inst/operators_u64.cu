@@ -1,0 +1,8 @@
+// Explicit instantiation of the operators for std::uint64_t (one small file per type bounds compile time).
+#include "../operators.cuh"
+
+namespace tropic {
+TROPIC_INSTANTIATE_VECTOR_OPS(std::uint64_t)
+TROPIC_INSTANTIATE_SEMIRING(tropic::min_plus<std::uint64_t>, std::uint64_t)
+
+}  // namespace tropic

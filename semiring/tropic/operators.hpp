@@ -1,0 +1,170 @@
+// GraphBLAS-shaped min-plus operators on the GPU (GPU builds; plain C++ header).
+//
+// Semantics follow the GraphBLAS C API for w<mask> = accum(w, T):
+//  - T is the operator's result; positions where T has no entry hold the semiring identity;
+//  - mask: none, value (m[i] != 0) or structural (m[i] present, i.e. not the identity of
+//    min-plus, infinity<W>()), optionally complemented;
+//  - accum none: w(i) = T(i) inside the mask; accum min: w(i) = min(w(i), T(i)) inside the mask;
+//  - replace: entries outside the mask are deleted (set to the identity); otherwise kept.
+//
+// tropic extension (delta-stepping's fused select, Sridhar et al. / DESIGN.md): `improved`,
+// when given, receives every index whose w value strictly decreased in this call and now lies in
+// [improved_range.lo, improved_range.hi) -- the set B = {v : r[v] < t[v], iΔ <= r[v] < (i+1)Δ}
+// of the pseudo-code -- each index once, without values (take them with gather: t .* B).
+#pragma once
+
+#include <cstdint>
+
+#include "tropic/device_matrix.hpp"
+#include "tropic/vector.hpp"
+
+namespace tropic {
+
+enum class mask_kind { none, value, structural };
+
+template <class W>
+struct mask_view {
+  const W* values = nullptr;
+  mask_kind kind = mask_kind::none;
+  bool complement = false;
+};
+template <class W>
+mask_view<W> no_mask() noexcept { return {}; }
+template <class W>
+mask_view<W> value_mask(const dense_vector<W>& m, bool complement = false) noexcept {
+  return {m.data(), mask_kind::value, complement};
+}
+template <class W>
+mask_view<W> structural_mask(const dense_vector<W>& m, bool complement = false) noexcept {
+  return {m.data(), mask_kind::structural, complement};
+}
+
+enum class accumulator { none, min, plus };
+enum class direction { automatic, push, pull };
+enum class load_balance { automatic, merge_path, warp_per_row };
+
+struct descriptor {
+  bool replace = false;
+  direction dir = direction::automatic;
+  load_balance balance = load_balance::automatic;
+  // automatic direction: pull when the input holds more than n / pull_ratio entries and the
+  // matrix offers the needed transpose (Beamer-style switch; measured in bench/).
+  unsigned pull_ratio = 16;
+};
+
+// A value range [lo, hi) in W; hi == infinity<W>() leaves it open above (infinity itself, "no
+// entry", is never inside).
+template <class W>
+struct value_range {
+  W lo{};
+  W hi = infinity<W>();
+};
+
+// Which arcs of each row take part: all of them, or the light (w <= Δ) or heavy (w > Δ) part.
+enum class row_part { all, light, heavy };
+
+// The light/heavy split of A for one Δ, for A's rows and (when the matrix has it) A''s rows.
+// Recomputed by one pass over the rows when Δ changes.
+template <class W>
+class light_heavy_split {
+ public:
+  light_heavy_split(const device_matrix<W>& a, double delta, gpu_context& ctx);
+  double delta() const noexcept { return delta_; }
+  const arc_index* rows() const noexcept { return split_.data(); }
+  const arc_index* transpose_rows() const noexcept;  // null when A' is unavailable
+
+ private:
+  double delta_;
+  bool same_;  // A is symmetric: A' splits like A
+  device_buffer<arc_index> split_, t_split_;
+};
+
+// A matrix operand: A with one part of every row (the masked views AL = A .* (A <= Δ) and
+// AH = A .* (A > Δ) of Sridhar et al., without a copy).
+template <class W>
+struct matrix_operand {
+  const device_matrix<W>* a = nullptr;
+  row_part part = row_part::all;
+  const light_heavy_split<W>* split = nullptr;
+};
+template <class W>
+matrix_operand<W> all_of(const device_matrix<W>& a) { return {&a, row_part::all, nullptr}; }
+template <class W>
+matrix_operand<W> light(const device_matrix<W>& a, const light_heavy_split<W>& s) {
+  return {&a, row_part::light, &s};
+}
+template <class W>
+matrix_operand<W> heavy(const device_matrix<W>& a, const light_heavy_split<W>& s) {
+  return {&a, row_part::heavy, &s};
+}
+
+// Statistics an operator call adds to (vertices whose rows were read, arcs read).
+struct op_counters {
+  std::uint64_t rows = 0, arcs = 0, push_calls = 0, pull_calls = 0;
+};
+
+// w<mask> = accum(w, u' ⊕.⊗ A): push (SpMSpV) over A's rows from the entries of u; pull
+// (SpMV over A') when the descriptor or the automatic rule says so.
+template <class S, class W = typename S::value_type>
+void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semiring,
+         const sparse_vector<W>& u, const matrix_operand<W>& a, const descriptor& desc,
+         gpu_context& ctx, sparse_vector<W>* improved = nullptr,
+         value_range<W> improved_range = {}, op_counters* counters = nullptr);
+
+// w<mask> = accum(w, A ⊕.⊗ u) for a dense u: pull (SpMV), one thread group per row of A;
+// masked-out rows are skipped without reading them.
+template <class S, class W = typename S::value_type>
+void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semiring,
+         const matrix_operand<W>& a, const dense_vector<W>& u, const descriptor& desc,
+         gpu_context& ctx, sparse_vector<W>* improved = nullptr,
+         value_range<W> improved_range = {}, op_counters* counters = nullptr);
+
+// out = { (i, in[i]) : in[i] in range } -- the bucket B = {v : iΔ <= t[v] < (i+1)Δ}.
+template <class W>
+void select(sparse_vector<W>& out, const dense_vector<W>& in, value_range<W> range,
+            gpu_context& ctx);
+
+// out = in .* pattern: the values of `in` at the indices of `pattern` (t .* B).
+template <class W>
+void gather(sparse_vector<W>& out, const dense_vector<W>& in, const sparse_vector<W>& pattern,
+            gpu_context& ctx);
+
+// The minimum of the entries of `in` inside `range` (infinity<W>() if none): the next
+// non-empty bucket's lower end.
+template <class W>
+W reduce_min(const dense_vector<W>& in, value_range<W> range, gpu_context& ctx);
+
+// w<mask> = value: assign a scalar to the (masked) positions; replace deletes outside the mask.
+template <class W>
+void assign(dense_vector<W>& w, const mask_view<W>& mask, W value, bool replace,
+            gpu_context& ctx);
+
+// w[u.indices] = u.values (scatter into a dense vector; later entries win on duplicates).
+template <class W>
+void assign(dense_vector<W>& w, const sparse_vector<W>& u, gpu_context& ctx);
+
+// w<mask> = accum(w, a ⊕ b) (ewise_add: union; with dense operands both entries exist unless
+// one is the identity) and w<mask> = accum(w, a ⊗ b) (ewise_mult: intersection).
+template <class S, class W = typename S::value_type>
+void ewise_add(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semiring,
+               const dense_vector<W>& a, const dense_vector<W>& b, gpu_context& ctx);
+template <class S, class W = typename S::value_type>
+void ewise_mult(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semiring,
+                const dense_vector<W>& a, const dense_vector<W>& b, gpu_context& ctx);
+
+// Unary operators for apply.
+enum class unary_op { identity, add_scalar, min_scalar, max_scalar };
+// w<mask> = accum(w, f(u)) over the entries of u (identity entries stay absent).
+template <class W>
+void apply(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, unary_op f,
+           W scalar, const dense_vector<W>& u, gpu_context& ctx);
+
+// Monoid reduction of the present entries of u to a scalar (min or plus).
+template <class S, class W = typename S::value_type>
+W reduce(S semiring, const dense_vector<W>& u, gpu_context& ctx);
+
+// Number of present (non-identity) entries of a dense vector.
+template <class W>
+std::size_t nvals(const dense_vector<W>& u, gpu_context& ctx);
+
+}  // namespace tropic

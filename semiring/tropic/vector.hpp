@@ -1,0 +1,108 @@
+// Device vectors and the execution context the operators share (GPU builds; plain C++ header).
+//
+// A dense_vector<T> holds every entry; "no entry" is the identity of the semiring in use (for
+// min-plus: infinity<T>()), which is how a dense GraphBLAS vector of distances behaves under the
+// MIN monoid. A sparse_vector<T> is an index list with values, like a GraphBLAS vector in
+// sparse form; its entry count lives on the host, refreshed by the operator that produced it
+// (one counter read through pinned memory per producing call).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "tropic/csr.hpp"
+#include "tropic/device_memory.hpp"
+
+namespace tropic {
+
+// Per-solve execution state: the stream, a growing CUB temporary-storage buffer, a pinned
+// counter for entry counts, and a per-vertex stamp array the push operator uses to list each
+// improved vertex once per call.
+class gpu_context {
+ public:
+  explicit gpu_context(cudaStream_t stream) : stream_(stream), counter_(2) {}
+  cudaStream_t stream() const noexcept { return stream_; }
+
+  // Temporary storage of at least `bytes` (reused across calls; grows, never shrinks).
+  void* temp(std::size_t bytes);
+  // A device counter, zeroed on the stream, for an operator's output count.
+  std::uint64_t* zeroed_counter();
+  // Copies the device counter to pinned memory and waits: the host round trip of a step.
+  std::uint64_t read_counter();
+  // Stamps for n vertices, and a fresh stamp value for one operator call.
+  std::uint32_t* stamps(vertex n);
+  std::uint32_t next_stamp() noexcept { return ++stamp_; }
+
+  // A device counter the push kernels add the arcs they scan to (statistics without a sync);
+  // read_arcs_scanned() reads it once, at the end of a solve.
+  unsigned long long* arcs_scanned();
+  std::uint64_t read_arcs_scanned();
+
+  std::uint64_t round_trips = 0;  // counter reads so far (statistics)
+
+ private:
+  cudaStream_t stream_;
+  device_buffer<unsigned char> temp_;
+  device_buffer<std::uint64_t> counter_device_;
+  pinned_buffer<std::uint64_t> counter_;
+  device_buffer<std::uint32_t> stamps_;
+  device_buffer<unsigned long long> arcs_scanned_;
+  std::uint32_t stamp_ = 0;
+};
+
+template <class T>
+class dense_vector {
+ public:
+  dense_vector() = default;
+  dense_vector(vertex n, cudaStream_t stream) : values_(n, stream) {}
+  vertex size() const noexcept { return static_cast<vertex>(values_.size()); }
+  T* data() noexcept { return values_.data(); }
+  const T* data() const noexcept { return values_.data(); }
+  std::vector<T> to_host() const { return values_.to_host(); }
+  void upload(const std::vector<T>& h) { values_.upload(h.data(), h.size()); }
+
+ private:
+  device_buffer<T> values_;
+};
+
+template <class T>
+class sparse_vector {
+ public:
+  sparse_vector() = default;
+  // Capacity n: a sparse vector of dimension n never holds more than n entries.
+  sparse_vector(vertex n, cudaStream_t stream) : n_(n), indices_(n, stream), values_(n, stream) {}
+  vertex size() const noexcept { return n_; }
+  std::size_t nvals() const noexcept { return nvals_; }
+  void set_nvals(std::size_t k) noexcept { nvals_ = k; }
+  void clear() noexcept { nvals_ = 0; }
+  vertex* indices() noexcept { return indices_.data(); }
+  const vertex* indices() const noexcept { return indices_.data(); }
+  T* values() noexcept { return values_.data(); }
+  const T* values() const noexcept { return values_.data(); }
+
+  // Host copies of the first nvals() entries (tests).
+  std::vector<vertex> indices_to_host() const {
+    std::vector<vertex> h(nvals_);
+    indices_.download(h.data(), nvals_);
+    return h;
+  }
+  std::vector<T> values_to_host() const {
+    std::vector<T> h(nvals_);
+    values_.download(h.data(), nvals_);
+    return h;
+  }
+  void upload(const std::vector<vertex>& idx, const std::vector<T>& val) {
+    indices_.upload(idx.data(), idx.size());
+    values_.upload(val.data(), val.size());
+    nvals_ = idx.size();
+  }
+
+ private:
+  vertex n_ = 0;
+  std::size_t nvals_ = 0;
+  device_buffer<vertex> indices_;
+  device_buffer<T> values_;
+};
+
+}  // namespace tropic
