@@ -1,0 +1,402 @@
+// The C API (tropic/tropic.h): tropic::sssp on a GrB_Matrix, results as GrB_Vectors.
+//
+// Moving the data. GraphBLAS holds A as 64-bit row pointers, 64-bit column ids and values;
+// tropic's csr<W> holds 64-bit offsets, 32-bit column ids and values in std::vectors it owns. So
+// one copy is unavoidable without a non-owning csr view (the column ids change width anyway):
+// when A is already CSR by row (sparse, not hypersparse, bitmap or full), GxB_Matrix_unpack_CSR
+// lends us its arrays in O(1), we copy them into a csr<W> (dropping self-loops, sorting rows
+// that GraphBLAS left jumbled) and GxB_Matrix_pack_CSR hands them back, exactly as they were
+// (same iso and jumbled flags), before the solve starts; a guard packs them back on every exit
+// path. Any other storage (by column, hypersparse, bitmap, full) is never converted in place,
+// since the caller could see that through GxB_Matrix_Option_get: we unpack a GrB_Matrix_dup
+// converted to sparse-by-row instead, and A is not touched at all.
+//
+// Every exception stops at the boundary: tropic::error codes map to GrB_Info, std::bad_alloc to
+// GrB_OUT_OF_MEMORY, anything else to GrB_PANIC.
+#include "tropic/tropic.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "tropic/csr.hpp"
+#include "tropic/detail/graphblas_session.hpp"
+#include "tropic/error.hpp"
+#include "tropic/io.hpp"
+#include "tropic/sssp.hpp"
+
+namespace {
+
+using tropic::detail::grb_handle;
+
+// A failed GraphBLAS call inside the API: its own GrB_Info goes back to the caller.
+struct grb_failure {
+  GrB_Info info;
+  std::string message;
+};
+
+void grb(GrB_Info info, const char* what) {
+  if (info == GrB_SUCCESS) return;
+  throw grb_failure{info, std::string(what) + " failed (GrB_Info " +
+                              std::to_string(static_cast<int>(info)) + ")" +
+                              (info == GrB_OUT_OF_MEMORY ? ": out of memory" : "")};
+}
+
+void write_msg(char* msg, const char* text) {
+  if (msg != nullptr) std::snprintf(msg, TROPIC_MSG_LEN, "%s", text);
+}
+
+int info_of(tropic::error_code code) {
+  using tropic::error_code;
+  switch (code) {
+    case error_code::invalid_value:
+      return GrB_INVALID_VALUE;
+    case error_code::invalid_index:
+      return GrB_INVALID_INDEX;
+    case error_code::parse:
+    case error_code::io:
+      return TROPIC_IO_ERROR;
+    case error_code::not_implemented:
+    case error_code::no_device:
+      return GrB_NOT_IMPLEMENTED;
+    case error_code::overflow:
+      return GrB_INVALID_VALUE;  // the input needs a wider weight type
+    case error_code::out_of_memory:
+      return GrB_OUT_OF_MEMORY;
+    case error_code::cuda:
+    case error_code::graphblas:
+      return GrB_PANIC;
+  }
+  return GrB_PANIC;
+}
+
+// Runs `body`, turning every exception into a GrB_Info and a message.
+template <class Body>
+int guarded(char* msg, Body&& body) noexcept {
+  write_msg(msg, "");
+  try {
+    body();
+    return GrB_SUCCESS;
+  } catch (const grb_failure& f) {
+    write_msg(msg, f.message.c_str());
+    return f.info;
+  } catch (const tropic::error& e) {
+    write_msg(msg, e.what());
+    return info_of(e.code());
+  } catch (const std::bad_alloc&) {
+    write_msg(msg, "out of memory");
+    return GrB_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    write_msg(msg, e.what());
+    return GrB_PANIC;
+  } catch (...) {
+    write_msg(msg, "unknown exception");
+    return GrB_PANIC;
+  }
+}
+
+// Lends A's CSR arrays and gives them back on every exit path.
+class borrowed_csr {
+ public:
+  explicit borrowed_csr(GrB_Matrix a) : a_(a) {
+    grb(GxB_Matrix_unpack_CSR(a_, &ap_, &aj_, &ax_, &ap_size_, &aj_size_, &ax_size_, &iso_,
+                              &jumbled_, nullptr),
+        "GxB_Matrix_unpack_CSR");
+    held_ = true;
+  }
+  borrowed_csr(const borrowed_csr&) = delete;
+  borrowed_csr& operator=(const borrowed_csr&) = delete;
+  ~borrowed_csr() {
+    // Pack only rearranges pointers; on the error path there is nothing better to do if it fails.
+    if (held_) give_back();
+  }
+  GrB_Info give_back() noexcept {
+    held_ = false;
+    return GxB_Matrix_pack_CSR(a_, &ap_, &aj_, &ax_, ap_size_, aj_size_, ax_size_, iso_,
+                               jumbled_, nullptr);
+  }
+
+  const GrB_Index* ap() const { return ap_; }
+  const GrB_Index* aj() const { return aj_; }
+  const void* ax() const { return ax_; }
+  bool iso() const { return iso_; }
+  bool jumbled() const { return jumbled_; }
+
+ private:
+  GrB_Matrix a_;
+  GrB_Index* ap_ = nullptr;
+  GrB_Index* aj_ = nullptr;
+  void* ax_ = nullptr;
+  GrB_Index ap_size_ = 0, aj_size_ = 0, ax_size_ = 0;
+  bool iso_ = false, jumbled_ = false, held_ = false;
+};
+
+// csr<W> of the lent arrays: self-loops dropped (as build_csr does), rows sorted by column.
+// GraphBLAS never holds two entries in one position, so there are no parallel arcs to merge.
+template <class W>
+tropic::csr<W> copy_csr(tropic::vertex n, const borrowed_csr& b) {
+  const GrB_Index* ap = b.ap();
+  const GrB_Index* aj = b.aj();
+  const W* ax = static_cast<const W*>(b.ax());
+  tropic::csr<W> g;
+  g.n = n;
+  g.row_offsets.resize(static_cast<std::size_t>(n) + 1);
+  const GrB_Index entries = ap[n];
+  g.columns.reserve(entries);
+  g.weights.reserve(entries);
+  std::vector<std::pair<tropic::vertex, W>> row;
+  g.row_offsets[0] = 0;
+  for (tropic::vertex u = 0; u < n; ++u) {
+    const std::size_t first = g.columns.size();
+    for (GrB_Index e = ap[u]; e < ap[u + 1]; ++e) {
+      if (aj[e] == u) continue;
+      g.columns.push_back(static_cast<tropic::vertex>(aj[e]));
+      g.weights.push_back(b.iso() ? ax[0] : ax[e]);
+    }
+    if (b.jumbled() && !std::is_sorted(g.columns.begin() + first, g.columns.end())) {
+      row.clear();
+      for (std::size_t k = first; k < g.columns.size(); ++k)
+        row.emplace_back(g.columns[k], g.weights[k]);
+      std::sort(row.begin(), row.end());
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        g.columns[first + k] = row[k].first;
+        g.weights[first + k] = row[k].second;
+      }
+    }
+    g.row_offsets[u + 1] = g.columns.size();
+  }
+  return g;
+}
+
+int sparsity_of(GrB_Matrix a, GxB_Option_Field field) {
+  int32_t value = 0;
+  grb(GxB_Matrix_Option_get_INT32(a, field, &value), "GxB_Matrix_Option_get");
+  return value;
+}
+
+// A's graph as a csr<W>; A is unchanged when this returns or throws.
+template <class W>
+tropic::csr<W> csr_of(GrB_Matrix a, tropic::vertex n) {
+  // No GrB_Matrix_wait: it would also sort a jumbled A, which the caller could see in the order
+  // of GrB_Matrix_extractTuples. Unpack finishes only the pending work it must.
+  if (sparsity_of(a, GxB_FORMAT) == GxB_BY_ROW &&
+      sparsity_of(a, GxB_SPARSITY_STATUS) == GxB_SPARSE) {
+    borrowed_csr b(a);
+    tropic::csr<W> g = copy_csr<W>(n, b);
+    grb(b.give_back(), "GxB_Matrix_pack_CSR");
+    return g;
+  }
+  grb_handle<GrB_Matrix> copy;
+  grb(GrB_Matrix_dup(copy.out(), a), "GrB_Matrix_dup");
+  grb(GxB_Matrix_Option_set_INT32(copy.get(), GxB_FORMAT, GxB_BY_ROW), "GxB_Matrix_Option_set");
+  grb(GxB_Matrix_Option_set_INT32(copy.get(), GxB_SPARSITY_CONTROL, GxB_SPARSE),
+      "GxB_Matrix_Option_set");
+  borrowed_csr b(copy.get());
+  tropic::csr<W> g = copy_csr<W>(n, b);
+  grb(b.give_back(), "GxB_Matrix_pack_CSR");
+  return g;
+}
+
+// A new dense vector of `type` holding `values`. The array is written in place through
+// unpack/pack of a full vector, so it is always allocated by GraphBLAS's own allocator (whatever
+// the application gave GxB_init).
+template <class T>
+GrB_Vector dense_vector(GrB_Type type, const std::vector<T>& values) {
+  const GrB_Index n = values.size();
+  grb_handle<GrB_Vector> v;
+  grb(GrB_Vector_new(v.out(), type, n), "GrB_Vector_new");
+  // v = 0 (full, iso), then unpacked non-iso: an n-element array GraphBLAS allocated
+  grb(GrB_Vector_assign_INT32(v.get(), nullptr, nullptr, 0, GrB_ALL, n, nullptr), "GrB_assign");
+  void* x = nullptr;
+  GrB_Index size = 0;
+  grb(GxB_Vector_unpack_Full(v.get(), &x, &size, nullptr, nullptr), "GxB_Vector_unpack_Full");
+  std::memcpy(x, values.data(), n * sizeof(T));
+  grb(GxB_Vector_pack_Full(v.get(), &x, size, false, nullptr), "GxB_Vector_pack_Full");
+  return v.release();
+}
+
+// GrB_Matrix_import (copies the arrays) of an n x n CSR matrix of W.
+template <class W>
+GrB_Info import_matrix(GrB_Matrix* a, GrB_Index n, const GrB_Index* ap, const GrB_Index* aj,
+                       const W* ax, GrB_Index m) {
+#define TROPIC_IMPORT(T, SUFFIX)                                                   \
+  if constexpr (std::is_same_v<W, T>)                                              \
+    return GrB_Matrix_import_##SUFFIX(a, GrB_##SUFFIX, n, n, ap, aj, ax, n + 1, m, m, \
+                                      GrB_CSR_FORMAT);
+  TROPIC_IMPORT(std::uint32_t, UINT32)
+  TROPIC_IMPORT(std::int32_t, INT32)
+  TROPIC_IMPORT(std::uint64_t, UINT64)
+  TROPIC_IMPORT(std::int64_t, INT64)
+  TROPIC_IMPORT(float, FP32)
+  TROPIC_IMPORT(double, FP64)
+#undef TROPIC_IMPORT
+  return GrB_NOT_IMPLEMENTED;
+}
+
+// Calls f(W{}) for the tropic weight type of a GrB_Type; false for any other type.
+template <class F>
+bool with_weight_type(GrB_Type type, F&& f) {
+  if (type == GrB_UINT32) return f(std::uint32_t{}), true;
+  if (type == GrB_INT32) return f(std::int32_t{}), true;
+  if (type == GrB_UINT64) return f(std::uint64_t{}), true;
+  if (type == GrB_INT64) return f(std::int64_t{}), true;
+  if (type == GrB_FP32) return f(float{}), true;
+  if (type == GrB_FP64) return f(double{}), true;
+  return false;
+}
+
+double since_ms(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+tropic::algorithm algorithm_of(int a) {
+  switch (a) {
+    case TROPIC_AUTO: return tropic::algorithm::automatic;
+    case TROPIC_DIJKSTRA: return tropic::algorithm::dijkstra;
+    case TROPIC_DELTA_STEPPING: return tropic::algorithm::delta_stepping;
+    case TROPIC_BELLMAN_FORD: return tropic::algorithm::bellman_ford;
+    case TROPIC_GRAPHBLAS_CPU: return tropic::algorithm::graphblas_cpu;
+    case TROPIC_ADDS: return tropic::algorithm::adds;
+    case TROPIC_NEAR_FAR: return tropic::algorithm::near_far;
+    case TROPIC_WORKFRONT: return tropic::algorithm::workfront;
+    case TROPIC_RDBS: return tropic::algorithm::rdbs;
+    case TROPIC_DA2CF: return tropic::algorithm::da2cf;
+  }
+  throw tropic::error(tropic::error_code::invalid_value,
+                      "tropic_options.algorithm = " + std::to_string(a) +
+                          " is not a tropic_algorithm value");
+}
+
+// delta: NULL, empty or 0 -> automatic (0); else the value, which must be >= 0.
+double delta_of(GrB_Scalar delta, const tropic_options* opts) {
+  double d = 0;
+  if (opts != nullptr && opts->delta != 0) {
+    d = opts->delta;
+  } else if (delta != nullptr) {
+    GrB_Index present = 0;
+    grb(GrB_Scalar_nvals(&present, delta), "GrB_Scalar_nvals (delta)");
+    if (present) grb(GrB_Scalar_extractElement_FP64(&d, delta), "GrB_Scalar_extractElement");
+  }
+  if (!(d >= 0))
+    throw tropic::error(tropic::error_code::invalid_value,
+                        "delta must be positive (or empty for automatic), got " +
+                            std::to_string(d));
+  return d;
+}
+
+}  // namespace
+
+extern "C" int tropic_sssp_ext(GrB_Vector* path_length, GrB_Vector* parents, tropic_stats* stats,
+                               GrB_Matrix A, GrB_Index source, GrB_Scalar delta,
+                               const tropic_options* opts, char* msg) {
+  if (path_length != nullptr) *path_length = nullptr;
+  if (parents != nullptr) *parents = nullptr;
+  return guarded(msg, [&] {
+    if (path_length == nullptr) throw grb_failure{GrB_NULL_POINTER, "path_length is NULL"};
+    if (A == nullptr) throw grb_failure{GrB_NULL_POINTER, "the matrix A is NULL"};
+    tropic::detail::ensure_graphblas();
+    GrB_Type type = nullptr;
+    grb(GxB_Matrix_type(&type, A), "GxB_Matrix_type");
+    GrB_Index nrows = 0, ncols = 0;
+    grb(GrB_Matrix_nrows(&nrows, A), "GrB_Matrix_nrows");
+    grb(GrB_Matrix_ncols(&ncols, A), "GrB_Matrix_ncols");
+    if (nrows != ncols)
+      throw grb_failure{GrB_DIMENSION_MISMATCH, "A must be square, it is " +
+                                                    std::to_string(nrows) + " x " +
+                                                    std::to_string(ncols)};
+    if (source >= nrows)
+      throw grb_failure{GrB_INVALID_INDEX, "source " + std::to_string(source) +
+                                               " is out of range: A has " +
+                                               std::to_string(nrows) + " rows"};
+    if (nrows > std::numeric_limits<tropic::vertex>::max())
+      throw grb_failure{GrB_NOT_IMPLEMENTED, "tropic handles at most 2^32 - 1 vertices"};
+    tropic::options o;
+    o.algorithm = algorithm_of(opts ? static_cast<int>(opts->algorithm) : 0);
+    o.device = opts ? opts->device : 0;
+    o.delta = delta_of(delta, opts);
+    o.parents = parents != nullptr;
+
+    const bool known = with_weight_type(type, [&](auto w) {
+      using W = decltype(w);
+      auto start = std::chrono::steady_clock::now();
+      const tropic::csr<W> g = csr_of<W>(A, static_cast<tropic::vertex>(nrows));
+      double interop_ms = since_ms(start);
+
+      const tropic::result<W> r = tropic::sssp(g, static_cast<tropic::vertex>(source), o);
+
+      start = std::chrono::steady_clock::now();
+      grb_handle<GrB_Vector> d(dense_vector(type, r.distances));
+      grb_handle<GrB_Vector> p;
+      if (parents != nullptr) p = grb_handle<GrB_Vector>(dense_vector(GrB_INT64, r.parents));
+      interop_ms += since_ms(start);
+      if (stats != nullptr) {
+        std::memset(stats, 0, sizeof *stats);
+        std::snprintf(stats->algorithm, sizeof stats->algorithm, "%s", r.stats.algorithm.c_str());
+        stats->delta = r.stats.delta;
+        stats->buckets = r.stats.buckets;
+        stats->iterations = r.stats.iterations;
+        stats->vertices_relaxed = r.stats.vertices_relaxed;
+        stats->arcs_relaxed = r.stats.arcs_relaxed;
+        stats->milliseconds = r.stats.milliseconds;
+        stats->setup_milliseconds = r.stats.setup_milliseconds;
+        stats->interop_milliseconds = interop_ms;
+      }
+      // Nothing can fail past this point: hand both vectors over together.
+      *path_length = d.release();
+      if (parents != nullptr) *parents = p.release();
+    });
+    if (!known) {
+      const char* name = "user-defined";
+      if (type == GrB_BOOL) name = "GrB_BOOL";
+      if (type == GrB_INT8) name = "GrB_INT8";
+      if (type == GrB_UINT8) name = "GrB_UINT8";
+      if (type == GrB_INT16) name = "GrB_INT16";
+      if (type == GrB_UINT16) name = "GrB_UINT16";
+      throw grb_failure{GrB_NOT_IMPLEMENTED,
+                        std::string("A's type (") + name +
+                            ") is not supported: use GrB_INT32, GrB_INT64, GrB_UINT32, "
+                            "GrB_UINT64, GrB_FP32 or GrB_FP64"};
+    }
+  });
+}
+
+extern "C" int tropic_sssp(GrB_Vector* path_length, GrB_Matrix A, GrB_Index source,
+                           GrB_Scalar delta, char* msg) {
+  return tropic_sssp_ext(path_length, nullptr, nullptr, A, source, delta, nullptr, msg);
+}
+
+extern "C" int tropic_read_matrix(GrB_Matrix* A, const char* path, GrB_Type type, char* msg) {
+  if (A != nullptr) *A = nullptr;
+  return guarded(msg, [&] {
+    if (A == nullptr || path == nullptr || type == nullptr)
+      throw grb_failure{GrB_NULL_POINTER, "A, path and type must not be NULL"};
+    tropic::detail::ensure_graphblas();
+    const bool known = with_weight_type(type, [&](auto w) {
+      using W = decltype(w);
+      const tropic::csr<W> g = tropic::read_graph<W>(path);
+      const GrB_Index n = g.n;
+      const GrB_Index m = g.arcs();
+      std::vector<GrB_Index> columns(g.columns.begin(), g.columns.end());
+      const GrB_Index no_column = 0;
+      const W no_weight = 0;
+      grb_handle<GrB_Matrix> out;
+      grb(import_matrix<W>(out.out(), n, g.row_offsets.data(), m ? columns.data() : &no_column,
+                           m ? g.weights.data() : &no_weight, m),
+          "GrB_Matrix_import");
+      *A = out.release();
+    });
+    if (!known)
+      throw grb_failure{GrB_NOT_IMPLEMENTED,
+                        "tropic_read_matrix: type must be GrB_INT32, GrB_INT64, GrB_UINT32, "
+                        "GrB_UINT64, GrB_FP32 or GrB_FP64"};
+  });
+}

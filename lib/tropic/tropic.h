@@ -1,0 +1,112 @@
+/* tropic's C API: single-source shortest paths on SuiteSparse:GraphBLAS objects, shaped like
+ * LAGraph's LAGr_SingleSourceShortestPath so that swapping tropic in changes one call.
+ *
+ *   GrB_Vector d = NULL;
+ *   char msg[TROPIC_MSG_LEN];
+ *   int info = tropic_sssp(&d, A, source, NULL, msg);   // A(i,j) is the arc i -> j
+ *
+ * C99; usable from C++ (declarations are extern "C"). Call GrB_init (or GxB_init) first, as for
+ * any GraphBLAS program; tropic starts GraphBLAS itself only if nobody has.
+ *
+ * Return values: 0 (GrB_SUCCESS) on success, a negative GrB_Info on failure, and then `msg`
+ * (TROPIC_MSG_LEN bytes, may be NULL) says what went wrong; it is "" on success. No C++
+ * exception ever leaves these functions. The input matrix A is unchanged for the caller after
+ * every call, successful or not (its content, type, size, format and sparsity).
+ */
+#ifndef TROPIC_TROPIC_H
+#define TROPIC_TROPIC_H
+
+#ifdef __cplusplus
+/* GraphBLAS 7.4's header has no extern "C" of its own: C++ adds it, after the C++ headers the
+ * header pulls in (templates cannot have C linkage). */
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+extern "C" {
+#include <GraphBLAS.h>
+}
+extern "C" {
+#else
+#include <GraphBLAS.h>
+#endif
+
+#include <stdint.h>
+
+#define TROPIC_MSG_LEN 256
+
+/* A file that cannot be opened or parsed (tropic_read_matrix); LAGraph's LAGRAPH_IO_ERROR. */
+#define TROPIC_IO_ERROR (-1002)
+
+/* Mirrors tropic::algorithm (algorithms/tropic/sssp.hpp). Zero is the automatic choice: the
+ * GPU's delta-stepping when a CUDA device is usable, else TROPIC_GRAPHBLAS_CPU. */
+typedef enum {
+  TROPIC_AUTO = 0,
+  TROPIC_DIJKSTRA = 1,
+  TROPIC_DELTA_STEPPING = 2,
+  TROPIC_BELLMAN_FORD = 3,
+  TROPIC_GRAPHBLAS_CPU = 4,
+  TROPIC_ADDS = 5,
+  TROPIC_NEAR_FAR = 6,
+  TROPIC_WORKFRONT = 7,
+  TROPIC_RDBS = 8,
+  TROPIC_DA2CF = 9
+} tropic_algorithm;
+
+/* Zero-initialise (`tropic_options o = {0};`) for the defaults. */
+typedef struct {
+  tropic_algorithm algorithm; /* which algorithm runs */
+  double delta;  /* > 0: the bucket width, overriding the `delta` scalar; 0: use the scalar */
+  int device;    /* CUDA device ordinal for GPU algorithms */
+} tropic_options;
+
+typedef struct {
+  char algorithm[32];        /* the algorithm that ran ("graphblas_cpu", "delta_stepping", ...) */
+  double delta;              /* the bucket width used */
+  uint64_t buckets;          /* non-empty buckets processed */
+  uint64_t iterations;       /* light relaxation rounds */
+  uint64_t vertices_relaxed; /* frontier vertices whose out-arcs were scanned */
+  uint64_t arcs_relaxed;     /* arcs scanned */
+  double milliseconds;       /* the solve alone */
+  double setup_milliseconds; /* the algorithm's own setup (GrB_Matrix build, GPU upload) */
+  double interop_milliseconds; /* this API's overhead: taking A's arrays out and back, building
+                                  the output vectors */
+} tropic_stats;
+
+/* Shortest-path lengths from `source` in the graph of the square matrix A (A(i,j): the arc
+ * i -> j of weight A(i,j) >= 0; self-loops are ignored). *path_length becomes a new dense vector
+ * of A's type; unreachable vertices hold INFINITY (FP32, FP64) or the type's maximum (INT32,
+ * INT64, UINT32, UINT64). `delta`: the bucket width (any numeric type; NULL, empty or 0 for
+ * automatic; infinity for a single bucket, i.e. Bellman-Ford). On failure
+ * *path_length is NULL.
+ *   GrB_NULL_POINTER        path_length or A is NULL
+ *   GrB_NOT_IMPLEMENTED     A's type is not one of the six above, or the algorithm is missing
+ *   GrB_DIMENSION_MISMATCH  A is not square
+ *   GrB_INVALID_INDEX       source >= nrows(A)
+ *   GrB_INVALID_VALUE       a negative weight, a negative or NaN delta, an empty graph, or a
+ *                           distance that does not fit A's type (use a wider type)
+ *   GrB_OUT_OF_MEMORY       memory ran out (A is intact)
+ */
+int tropic_sssp(GrB_Vector *path_length, GrB_Matrix A, GrB_Index source, GrB_Scalar delta,
+                char *msg);
+
+/* tropic_sssp with an algorithm choice (opts may be NULL), a shortest-path tree (parents may be
+ * NULL; else *parents becomes a dense GrB_INT64 vector, -1 for the source and unreachable
+ * vertices) and statistics (stats may be NULL). */
+int tropic_sssp_ext(GrB_Vector *path_length, GrB_Vector *parents, tropic_stats *stats,
+                    GrB_Matrix A, GrB_Index source, GrB_Scalar delta,
+                    const tropic_options *opts, char *msg);
+
+/* Reads a graph file (Matrix Market, DIMACS .gr, SNAP edge list, Galois .gr; gzip too) into a
+ * new n-by-n matrix of `type` (one of the six above): A(u,v) = weight of u -> v, parallel arcs
+ * keep the lightest, self-loops dropped, unweighted files get tropic's hashed weights 1..255.
+ * Errors: GrB_NULL_POINTER, GrB_NOT_IMPLEMENTED (type), TROPIC_IO_ERROR (open, parse),
+ * GrB_INVALID_VALUE / GrB_INVALID_INDEX (bad content), GrB_OUT_OF_MEMORY. */
+int tropic_read_matrix(GrB_Matrix *A, const char *path, GrB_Type type, char *msg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TROPIC_TROPIC_H */
