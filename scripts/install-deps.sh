@@ -1,8 +1,22 @@
 #!/usr/bin/env bash
 # Installs tropic's build and test dependencies from Debian packages (run as root, or with sudo).
 # Used by the README's quick start and by .ci/run, so both stay in step.
+#   --bench   also python3-matplotlib, for bench/plot.py (CI does not need it)
 set -euo pipefail
-packages=(cmake g++ make doctest-dev libgraphblas-dev zlib1g-dev python3-matplotlib)
+packages=(cmake g++ make doctest-dev libgraphblas-dev zlib1g-dev)
+for arg in "$@"; do
+  case "$arg" in
+    --bench) packages+=(python3-matplotlib) ;;
+    -h | --help)
+      echo "usage: scripts/install-deps.sh [--bench]"
+      exit 0
+      ;;
+    *)
+      echo "install-deps.sh: unknown argument '$arg' (usage: scripts/install-deps.sh [--bench])" >&2
+      exit 2
+      ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

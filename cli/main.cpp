@@ -1,0 +1,549 @@
+// `tropic`: the command-line face of the library.
+//
+//   tropic info GRAPH              format, size, weight range, degree statistics
+//   tropic sssp GRAPH --source S   shortest paths with any algorithm, optional check and output
+//   tropic generate SPEC -o FILE   synthetic graphs written as .mtx, .gr or .tgr
+//   tropic bench ...               the benchmark harness (bench/, the tropic_bench program)
+//
+// Exit codes: 0 success, 1 a failure (bad input file, failed verification, algorithm error),
+// 2 a usage error (unknown option, malformed number, unknown algorithm).
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <type_traits>
+#include <vector>
+
+#include "args.hpp"
+#include "graph_input.hpp"
+#include "tropic/csr.hpp"
+#include "tropic/error.hpp"
+#include "tropic/generate.hpp"
+#include "tropic/io.hpp"
+#include "tropic/sssp.hpp"
+
+namespace tropic::cli {
+namespace {
+
+constexpr const char* graph_help =
+    "GRAPH is a file (Matrix Market, DIMACS .gr, SNAP edge list, Galois binary .gr or tropic\n"
+    "binary .tgr; detected by content, .gz read transparently) or a generator spec:\n"
+    "  kron:SCALE[:EF]   Graph500 Kronecker, 2^SCALE vertices, EF*2^SCALE edges (EF=16),\n"
+    "                    symmetric, weights 1..255\n"
+    "  uniform:N:DEG     N vertices, DEG random out-arcs each, weights 1..10\n"
+    "  grid:ROWS:COLS    4-neighbour 2D grid, symmetric, weights 1..1000\n"
+    "\n"
+    "Graph options:\n"
+    "  --weights TYPE    auto (default), uint32, int32, uint64, int64, float, double.\n"
+    "                    auto = uint32 when every weight is an integer in 0..2^32-1\n"
+    "                    (generators, DIMACS, unweighted files), else double.\n"
+    "  --unit-weights    every arc weighs 1 (unweighted files otherwise get a hash of the\n"
+    "                    vertex pair, 1..255, the same for both directions)\n"
+    "  --seed S          generator seed, and seed of hashed weights (default 1)\n"
+    "  --symmetrize      add v->u for every u->v (files only; generators say what they are)\n"
+    "  --quiet           no progress messages on stderr\n";
+
+const std::vector<option_spec> graph_options = {
+    {"weights", 0, true},     {"unit-weights", 0, false}, {"seed", 0, true},
+    {"symmetrize", 0, false}, {"quiet", 'q', false},      {"help", 'h', false},
+};
+
+std::vector<option_spec> with_graph_options(std::vector<option_spec> extra) {
+  extra.insert(extra.end(), graph_options.begin(), graph_options.end());
+  return extra;
+}
+
+graph_request graph_request_from(const parsed_args& a, const std::string& graph) {
+  graph_request r;
+  r.graph = graph;
+  r.weights = parse_weight_choice(a.get("weights", "auto"));
+  r.seed = a.get_u64("seed", 1);
+  r.unit_weights = a.has("unit-weights");
+  r.symmetrize = a.has("symmetrize");
+  r.progress = !a.has("quiet");
+  if (r.symmetrize && is_generator_spec(graph))
+    throw usage_error("--symmetrize applies to files; kron and grid graphs are symmetric already");
+  return r;
+}
+
+std::string one_graph(const parsed_args& a, const char* command) {
+  const auto& pos = a.positionals();
+  if (pos.empty()) throw usage_error(std::string("missing GRAPH") + a.help_hint());
+  if (pos.size() > 1)
+    throw usage_error(std::string("tropic ") + command + " takes one GRAPH, got '" + pos[1] +
+                      "' too" + a.help_hint());
+  return pos[0];
+}
+
+// Shortest round-trip text for a weight or distance; "inf" for unreachable.
+template <class W>
+char* format_value(char* out, char* end, W v) {
+  if (v == infinity<W>()) {
+    std::memcpy(out, "inf", 3);
+    return out + 3;
+  }
+  return std::to_chars(out, end, v).ptr;
+}
+
+std::string value_string(double v) {
+  if (std::isinf(v)) return "inf";
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string significant(double v, int digits) {
+  if (std::isinf(v)) return "inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// ---------------------------------------------------------------------------------------------
+// tropic info
+
+int info_command(int argc, char** argv) {
+  parsed_args a("info", with_graph_options({}), argc, argv, 2);
+  if (a.has("help")) {
+    std::printf(
+        "usage: tropic info GRAPH [graph options]\n\n"
+        "Prints the input format, vertex and arc counts, the weight range and degree "
+        "statistics.\n\n%s",
+        graph_help);
+    return 0;
+  }
+  graph_request req = graph_request_from(a, one_graph(a, "info"));
+  return with_graph(req, [&](const auto& g, const graph_origin& origin) {
+    using W = typename std::decay_t<decltype(g.weights)>::value_type;
+    graph_stats s = compute_stats(g);
+    std::printf("graph       %s\n", req.graph.c_str());
+    if (origin.generated) {
+      std::printf("format      generated (seed %llu)\n", (unsigned long long)req.seed);
+    } else {
+      std::printf("format      %s, %s%s\n", format_name(origin.file.format),
+                  req.unit_weights       ? "unit weights (forced)"
+                  : origin.file.weighted ? "weighted"
+                                         : "unweighted (hashed weights 1..255)",
+                  origin.file.symmetric_storage ? ", symmetric storage (mirrored)" : "");
+    }
+    std::printf("vertices    %llu\n", (unsigned long long)s.n);
+    if (origin.generated)
+      std::printf("arcs        %llu\n", (unsigned long long)s.arcs);
+    else
+      std::printf("arcs        %llu (%llu entries in the file)\n", (unsigned long long)s.arcs,
+                  (unsigned long long)origin.file.arcs_in_file);
+    std::printf("weights     %s: min %s, avg %s, max %s%s\n", weight_type_name<W>(),
+                value_string(s.min_weight).c_str(), fixed(s.avg_weight, 3).c_str(),
+                value_string(s.max_weight).c_str(),
+                s.has_negative_weight ? " (negative weights present)" : "");
+    std::printf("degree      avg %s, max %llu, %llu vertices without out-arcs\n",
+                fixed(s.avg_degree, 3).c_str(), (unsigned long long)s.max_degree,
+                (unsigned long long)s.isolated);
+    std::printf("symmetric   %s\n", s.symmetric ? "yes" : "no");
+    if (!s.has_negative_weight)
+      std::printf("delta       %s (auto: 32 * avg weight / avg degree, Davidson et al.)\n",
+                  significant(choose_delta(s), 6).c_str());
+    std::printf("load        %s ms\n", fixed(origin.load_ms, 1).c_str());
+    return 0;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// tropic sssp
+
+std::string available_names() {
+  std::string s;
+  for (algorithm x : available_algorithms()) {
+    if (!s.empty()) s += ", ";
+    s += algorithm_name(x);
+  }
+  return s;
+}
+
+template <class W>
+void write_distances(const std::string& path, const result<W>& r, bool parents) {
+  std::FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
+  if (!f)
+    throw error(error_code::io, "cannot open '" + path + "' for writing: " + std::strerror(errno));
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(path == "-" ? nullptr : f, &std::fclose);
+  // One buffered write per 1 MiB: printf per line would dominate for 10^7 vertices.
+  std::vector<char> buf(1 << 20);
+  std::size_t used = 0;
+  auto flush = [&] {
+    if (used && std::fwrite(buf.data(), 1, used, f) != used)
+      throw error(error_code::io, "cannot write '" + path + "': " + std::strerror(errno));
+    used = 0;
+  };
+  for (std::size_t v = 0; v < r.distances.size(); ++v) {
+    if (buf.size() - used < 128) flush();
+    char* p = buf.data() + used;
+    char* end = buf.data() + buf.size();
+    p = std::to_chars(p, end, v).ptr;
+    *p++ = ' ';
+    p = format_value(p, end, r.distances[v]);
+    if (parents) {
+      *p++ = ' ';
+      p = std::to_chars(p, end, r.parents[v]).ptr;
+    }
+    *p++ = '\n';
+    used = static_cast<std::size_t>(p - buf.data());
+  }
+  flush();
+  if (std::fflush(f) != 0)
+    throw error(error_code::io, "cannot write '" + path + "': " + std::strerror(errno));
+  if (path != "-") {
+    closer.release();
+    if (std::fclose(f) != 0)
+      throw error(error_code::io, "cannot close '" + path + "': " + std::strerror(errno));
+  }
+}
+
+// The sum of all finite distances without overflow: 128-bit for integers, long double for floats.
+template <class W>
+std::string sum_of_distances(const std::vector<W>& d) {
+  if constexpr (std::is_floating_point_v<W>) {
+    long double s = 0;
+    for (W x : d)
+      if (x != infinity<W>()) s += x;
+    return value_string(static_cast<double>(s));
+  } else {
+    __int128 s = 0;
+    for (W x : d)
+      if (x != infinity<W>()) s += static_cast<__int128>(x);
+    bool negative = s < 0;
+    unsigned __int128 u = negative ? -static_cast<unsigned __int128>(s) : s;
+    std::string digits;
+    do {
+      digits.insert(digits.begin(), char('0' + int(u % 10)));
+      u /= 10;
+    } while (u != 0);
+    return negative ? "-" + digits : digits;
+  }
+}
+
+int sssp_command(int argc, char** argv) {
+  parsed_args a("sssp",
+                with_graph_options({{"source", 's', true},
+                                    {"algorithm", 'a', true},
+                                    {"delta", 'd', true},
+                                    {"parents", 'p', false},
+                                    {"output", 'o', true},
+                                    {"verify", 0, false},
+                                    {"repeat", 'r', true},
+                                    {"device", 0, true},
+                                    {"verbose", 'v', false}}),
+                argc, argv, 2);
+  if (a.has("help")) {
+    std::printf(
+        "usage: tropic sssp GRAPH --source S [options]\n\n"
+        "Single-source shortest paths from vertex S (0-based). Prints one summary line:\n"
+        "algorithm, reached vertices, max and sum of distances, solve and setup time.\n\n"
+        "Options:\n"
+        "  -s, --source S      source vertex, 0-based (required)\n"
+        "  -a, --algorithm A   auto (default: delta_stepping on a GPU, else graphblas_cpu)\n"
+        "                      available in this build: %s\n"
+        "  -d, --delta D       bucket width; 0 = automatic (default), inf = one bucket\n"
+        "  -p, --parents       also compute a shortest-path tree\n"
+        "  -o, --output FILE   write '<vertex> <distance>[ <parent>]' per vertex, 0-based,\n"
+        "                      'inf' when unreachable, parent -1 for the source and\n"
+        "                      unreachable vertices; '-' writes to stdout\n"
+        "      --verify        check against the CPU Dijkstra reference (exit 1 when wrong)\n"
+        "  -r, --repeat K      solve K times, report the median and minimum solve time\n"
+        "      --device N      CUDA device for GPU algorithms (default 0)\n"
+        "  -v, --verbose       also print Delta, buckets, iterations and work\n\n%s",
+        available_names().c_str(), graph_help);
+    return 0;
+  }
+  graph_request req = graph_request_from(a, one_graph(a, "sssp"));
+  if (!a.has("source")) throw usage_error("missing --source S" + a.help_hint());
+  std::uint64_t source64 = a.get_u64("source", 0);
+  if (source64 > std::numeric_limits<vertex>::max())
+    throw usage_error("--source " + std::to_string(source64) + " exceeds the 32-bit vertex range");
+  const vertex source = static_cast<vertex>(source64);
+
+  options opts;
+  try {
+    opts.algorithm = parse_algorithm(a.get("algorithm", "auto"));
+  } catch (const error& e) {
+    throw usage_error(e.what());
+  }
+  opts.delta = a.get_double("delta", 0);
+  if (!(opts.delta >= 0))
+    throw usage_error("--delta must be positive (or 0 for automatic), got " + a.get("delta"));
+  opts.parents = a.has("parents");
+  opts.device = static_cast<int>(a.get_u64("device", 0));
+  opts.verbose = a.has("verbose");
+  const std::uint64_t repeat = a.get_u64("repeat", 1);
+  if (repeat == 0) throw usage_error("--repeat must be at least 1");
+  const std::string output = a.get("output");
+  const bool check = a.has("verify");
+
+  return with_graph(req, [&](const auto& g, const graph_origin&) -> int {
+    using W = typename std::decay_t<decltype(g.weights)>::value_type;
+    if (source >= g.n)
+      throw error(error_code::invalid_index, "--source " + std::to_string(source) +
+                                                 " is out of range: the graph has " +
+                                                 std::to_string(g.n) + " vertices (0-based)");
+    result<W> r;
+    std::vector<double> times;
+    try {
+      for (std::uint64_t k = 0; k < repeat; ++k) {
+        r = sssp(g, source, opts);
+        times.push_back(r.stats.milliseconds);
+      }
+    } catch (const error& e) {
+      if (e.code() == error_code::overflow && std::strstr(e.what(), "--weights") == nullptr) {
+        const char* wider = std::is_floating_point_v<W> ? "double" : "uint64";
+        throw error(e.code(), std::string(e.what()) + " (this run used --weights " +
+                                  weight_type_name<W>() + "; try --weights " + wider + ")");
+      }
+      throw;
+    }
+
+    vertex reached = 0;
+    W max_distance = W(0);
+    for (W d : r.distances)
+      if (d != infinity<W>()) {
+        ++reached;
+        max_distance = std::max(max_distance, d);
+      }
+    std::vector<double> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    double median = sorted.size() % 2
+                        ? sorted[sorted.size() / 2]
+                        : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+    std::string time = "solve " + fixed(median, 3) + " ms";
+    if (repeat > 1)
+      time += " (median of " + std::to_string(repeat) + ", min " + fixed(sorted.front(), 3) + ")";
+    char maxbuf[64];
+    *format_value(maxbuf, maxbuf + sizeof maxbuf - 1, max_distance) = '\0';
+    std::printf("%s: source %u, reached %u of %u, max distance %s, sum %s, %s, setup %s ms\n",
+                r.stats.algorithm.c_str(), source, reached, g.n, maxbuf,
+                sum_of_distances(r.distances).c_str(), time.c_str(),
+                fixed(r.stats.setup_milliseconds, 3).c_str());
+    if (opts.verbose)
+      std::printf(
+          "  weights %s, delta %s, buckets %llu, iterations %llu, vertices relaxed %llu "
+          "(%.3f per vertex), arcs relaxed %llu (%.3f per arc)\n",
+          weight_type_name<W>(), significant(r.stats.delta, 6).c_str(),
+          (unsigned long long)r.stats.buckets, (unsigned long long)r.stats.iterations,
+          (unsigned long long)r.stats.vertices_relaxed,
+          g.n ? double(r.stats.vertices_relaxed) / g.n : 0.0,
+          (unsigned long long)r.stats.arcs_relaxed,
+          g.arcs() ? double(r.stats.arcs_relaxed) / double(g.arcs()) : 0.0);
+    std::fflush(stdout);
+
+    if (!output.empty()) write_distances(output, r, opts.parents);
+
+    if (check) {
+      auto t0 = std::chrono::steady_clock::now();
+      result<W> want = dijkstra(g, source, false);
+      std::string problems = verify(g, source, want.distances, r);
+      double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (!problems.empty()) {
+        std::printf("verify FAILED against dijkstra: %s\n", problems.c_str());
+        return 1;
+      }
+      std::printf("verify OK: distances%s match dijkstra (checked in %s ms)\n",
+                  opts.parents ? " and parents" : "", fixed(ms, 1).c_str());
+    }
+    return 0;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// tropic generate
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+int generate_command(int argc, char** argv) {
+  parsed_args a("generate",
+                {{"output", 'o', true},
+                 {"seed", 0, true},
+                 {"weights", 0, true},
+                 {"unit-weights", 0, false},
+                 {"quiet", 'q', false},
+                 {"help", 'h', false}},
+                argc, argv, 2);
+  if (a.has("help")) {
+    std::printf(
+        "usage: tropic generate SPEC -o FILE [--seed S] [--weights TYPE] [--unit-weights]\n\n"
+        "SPEC:\n"
+        "  kron:SCALE[:EF]   Graph500 Kronecker (A=0.57, B=C=0.19), 2^SCALE vertices, EF*2^SCALE\n"
+        "                    undirected edges (EF=16), ids permuted, weights 1..255\n"
+        "  uniform:N:DEG     N vertices with DEG uniformly random out-arcs, weights 1..10\n"
+        "  grid:ROWS:COLS    4-neighbour 2D grid, both directions share a weight 1..1000\n\n"
+        "FILE's extension picks the format:\n"
+        "  .mtx   Matrix Market coordinate (1-based; for other tools)\n"
+        "  .gr    Galois binary .gr version 1 (what ADDS reads)\n"
+        "  .tgr   tropic binary cache (fastest to read back)\n\n"
+        "--seed S (default 1) makes the graph reproducible; --weights as in 'tropic info --help'\n"
+        "(auto = uint32).\n");
+    return 0;
+  }
+  const auto& pos = a.positionals();
+  if (pos.empty()) throw usage_error("missing SPEC" + a.help_hint());
+  if (pos.size() > 1)
+    throw usage_error("tropic generate takes one SPEC, got '" + pos[1] + "' too" + a.help_hint());
+  const std::string spec = pos[0];
+  if (spec.rfind("kron:", 0) != 0 && spec.rfind("uniform:", 0) != 0 && spec.rfind("grid:", 0) != 0)
+    throw usage_error("'" + spec + "' is not a generator spec (kron:SCALE[:EF], uniform:N:DEG, " +
+                      "grid:ROWS:COLS)" + a.help_hint());
+  if (!a.has("output")) throw usage_error("missing -o FILE" + a.help_hint());
+  const std::string out = a.get("output");
+  enum class kind { mtx, galois, cache } k;
+  if (ends_with(out, ".mtx"))
+    k = kind::mtx;
+  else if (ends_with(out, ".gr"))
+    k = kind::galois;
+  else if (ends_with(out, ".tgr"))
+    k = kind::cache;
+  else
+    throw usage_error("cannot tell the format of '" + out +
+                      "': use the extension .mtx (Matrix Market), .gr (Galois binary) or .tgr "
+                      "(tropic binary cache)");
+
+  graph_request req;
+  req.graph = spec;
+  req.weights = parse_weight_choice(a.get("weights", "auto"));
+  if (req.weights == weight_choice::automatic) req.weights = weight_choice::u32;
+  req.seed = a.get_u64("seed", 1);
+  req.unit_weights = a.has("unit-weights");
+  req.progress = !a.has("quiet");
+
+  return with_graph(req, [&](const auto& g, const graph_origin& origin) -> int {
+    using W = typename std::decay_t<decltype(g.weights)>::value_type;
+    auto t0 = std::chrono::steady_clock::now();
+    {
+      slow_task_note note("writing " + out, req.progress);
+      switch (k) {
+        case kind::mtx:
+          write_matrix_market(g, out);
+          break;
+        case kind::galois:
+          write_galois(g, out);
+          break;
+        case kind::cache:
+          write_binary_cache(g, out);
+          break;
+      }
+    }
+    double write_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::printf(
+        "wrote %s: %s, %u vertices, %llu arcs, %s weights (generated in %s ms, written in "
+        "%s ms)\n",
+        out.c_str(), spec.c_str(), g.n, (unsigned long long)g.arcs(), weight_type_name<W>(),
+        fixed(origin.load_ms, 1).c_str(), fixed(write_ms, 1).c_str());
+    return 0;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// tropic bench: the harness is its own program (bench/), found beside this one.
+
+std::string self_directory() {
+  std::vector<char> buf(4096);
+  ssize_t len = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (len <= 0) return ".";
+  std::string path(buf.data(), static_cast<std::size_t>(len));
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+int bench_command(int argc, char** argv) {
+  const std::string dir = self_directory();
+  std::vector<std::string> candidates = {dir + "/tropic_bench", dir + "/bench/tropic_bench"};
+  std::vector<char*> args;
+  args.push_back(const_cast<char*>("tropic_bench"));
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  for (const auto& c : candidates)
+    if (::access(c.c_str(), X_OK) == 0) {
+      ::execv(c.c_str(), args.data());
+      throw error(error_code::io, "cannot run " + c + ": " + std::strerror(errno));
+    }
+  ::execvp("tropic_bench", args.data());
+  throw error(error_code::not_implemented,
+              "'tropic bench' runs the tropic_bench program, which was not found in " + dir + ", " +
+                  dir + "/bench or on PATH (configure with -DTROPIC_BUILD_BENCH=ON)");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void print_usage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: tropic COMMAND [options]\n\n"
+               "Single-source shortest paths in the min-plus semiring, on the GPU and the CPU.\n\n"
+               "Commands:\n"
+               "  info GRAPH                 format, size, weights and degrees of a graph\n"
+               "  sssp GRAPH --source S      shortest paths from S (--verify, --output, ...)\n"
+               "  generate SPEC -o FILE      write a Kronecker, uniform or grid graph\n"
+               "  bench [--suite quick|full] run the benchmark harness\n\n"
+               "'tropic COMMAND --help' describes each command.\n"
+               "Algorithms in this build: %s (GPU %s)\n",
+               available_names().c_str(), gpu_available() ? "present" : "not present");
+}
+
+int run(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(stderr);
+    return 2;
+  }
+  const std::string command = argv[1];
+  if (command == "info") return info_command(argc, argv);
+  if (command == "sssp") return sssp_command(argc, argv);
+  if (command == "generate") return generate_command(argc, argv);
+  if (command == "bench") return bench_command(argc, argv);
+  if (command == "--help" || command == "-h" || command == "help") {
+    print_usage(stdout);
+    return 0;
+  }
+  if (command == "--version") {
+    std::printf("tropic 0.1.0\n");
+    return 0;
+  }
+  throw usage_error("unknown command '" + command + "' (commands: info, sssp, generate, bench; " +
+                    "see 'tropic --help')");
+}
+
+}  // namespace
+}  // namespace tropic::cli
+
+int main(int argc, char** argv) {
+  try {
+    return tropic::cli::run(argc, argv);
+  } catch (const tropic::cli::usage_error& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "tropic: error: %s\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "tropic: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "tropic: error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The whole GPU check on a machine with an NVIDIA GPU (our H100): build for sm_90, run the whole
+# test suite, compute-sanitizer memcheck and racecheck on the GPU tests, then the quick
+# benchmark, printing a short table last.
+#
+# Usage: scripts/gpu-check.sh [--no-sanitizer] [--no-bench] [--suite quick|full]
+# Dependencies: as scripts/install-deps.sh, or Debian packages carried in .deps/debs (the GPU
+# machine has no package registry): they are unpacked into a prefix and used from there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sanitize=1 bench=1 suite=quick
+while (($#)); do
+  case "$1" in
+    --no-sanitizer) sanitize=0 ;;
+    --no-bench) bench=0 ;;
+    --suite) suite=$2; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+build=${TROPIC_BUILD_DIR:-build-gpu}
+out=${OUT:-$build/gpu-check}
+mkdir -p "$out"
+
+cmake_prefix=()
+if [ -d .deps/debs ] && ! [ -f /usr/include/GraphBLAS.h ]; then
+  prefix=/tmp/tropic-deps
+  for f in .deps/debs/*.deb; do dpkg -x "$f" "$prefix"; done
+  multiarch=$(ls "$prefix/usr/lib" | grep -m1 linux-gnu)
+  cmake_prefix=(-DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_LIBRARY_PATH="$prefix/usr/lib/$multiarch")
+  export LD_LIBRARY_PATH="$prefix/usr/lib/$multiarch${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+echo "== build (sm_90)"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTROPIC_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+  "${cmake_prefix[@]}" >"$out/configure.log"
+cmake --build "$build" -j"$(nproc)" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
+
+echo "== tests"
+ctest --test-dir "$build" --output-on-failure -j4 2>&1 | tee "$out/ctest.log" | tail -25
+
+if ((sanitize)); then
+  # The sanitizers slow kernels 10-100x: run the GPU suites on their smaller cases.
+  cases='*vertex of degree 100k*,*select, gather*,*host entry point*,*bad input*,*overflow*,*same graph and source*'
+  for tool in memcheck racecheck; do
+    echo "== compute-sanitizer $tool"
+    compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 \
+      "$build/test/tropic_tests" -ts=operators,delta_stepping,adds -tc="$cases" 2>&1 |
+      tee "$out/sanitizer-$tool.log" | tail -6
+  done
+fi
+
+if ((bench)); then
+  echo "== benchmark ($suite suite)"
+  "$build/bench/tropic_bench" --suite "$suite" --out "$out/bench" 2>"$out/bench-progress.log" | tail -60
+fi
