@@ -31,9 +31,12 @@ template <class W>
 struct bucket_bounds {
   double delta;  // the width actually used (integral for integer W)
 
+  // A width at or beyond the largest finite W is one bucket (Bellman-Ford).
   static double width_for(double requested) {
+    if (!(requested < double(std::numeric_limits<W>::max())))
+      return std::numeric_limits<double>::infinity();
     if constexpr (std::is_integral_v<W>)
-      return std::isinf(requested) ? requested : std::max(1.0, std::floor(requested));
+      return std::max(1.0, std::floor(requested));
     else
       return requested;
   }

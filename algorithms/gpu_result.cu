@@ -4,6 +4,8 @@
 #include <limits>
 #include <string>
 
+#include <cuda/atomic>
+
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/semiring.hpp"
 
@@ -17,8 +19,8 @@ constexpr unsigned long long no_parent = ~0ull;
 // and each arc u -> v:
 //  - a sum that saturates while v is unreached means the true distance of v is >= infinity<W>():
 //    it cannot be represented (see sssp.hpp); record v.
-//  - dist[u] + w == dist[v] is a tight arc: u is a valid parent; atomicMin keeps the smallest u so
-//    the answer is deterministic.
+//  - dist[u] + w == dist[v] with dist[u] < dist[v] is a tight arc that cannot close a cycle: u
+//    is a valid parent; atomicMin keeps the smallest such u, so the answer is deterministic.
 template <class W>
 __global__ void tight_arcs(csr_view<W> a, const W* dist, vertex source, bool want_parents,
                            unsigned long long* parent, unsigned long long* overflow_vertex) {
@@ -31,8 +33,31 @@ __global__ void tight_arcs(csr_view<W> a, const W* dist, vertex source, bool wan
       const W sum = saturating_add(du, a.weights[e]);
       const W dv = dist[v];
       if (sum == infinity<W>() && dv == infinity<W>()) atomicMin(overflow_vertex, v);
-      if (want_parents && v != source && dv != infinity<W>() && sum == dv)
+      if (want_parents && v != source && dv != infinity<W>() && sum == dv && du < dv)
         atomicMin(&parent[v], static_cast<unsigned long long>(u));
+    }
+  }
+}
+
+// Tight arcs between vertices of equal distance (zero weights, or a weight absorbed by float
+// rounding) can form cycles, so those vertices are adopted in rounds: a vertex without a parent
+// takes one from a neighbour that already has one (or is the source). A parent is always
+// adopted before its child, so the parent pointers form a tree.
+template <class W>
+__global__ void adopt_equal_distance(csr_view<W> a, const W* dist, vertex source,
+                                     unsigned long long* parent, unsigned long long* adopted) {
+  for (std::size_t u = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; u < a.n;
+       u += std::size_t(gridDim.x) * blockDim.x) {
+    const W du = dist[u];
+    if (du == infinity<W>()) continue;
+    if (u != source && cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(parent[u])
+                               .load(cuda::memory_order_relaxed) == no_parent)
+      continue;
+    for (arc_index e = a.row_offsets[u]; e < a.row_offsets[u + 1]; ++e) {
+      const vertex v = a.columns[e];
+      if (v == source || dist[v] != du || saturating_add(du, a.weights[e]) != du) continue;
+      if (atomicCAS(&parent[v], no_parent, static_cast<unsigned long long>(u)) == no_parent)
+        atomicAdd(adopted, 1ull);
     }
   }
 }
@@ -52,6 +77,21 @@ void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
   tight_arcs<<<blocks, 256, 0, stream>>>(a.view(), distances, source, opts.parents, parent.data(),
                                          overflow.data());
   TROPIC_CUDA_CHECK(cudaGetLastError());
+  if (opts.parents && a.arcs() > 0 && (a.stats().min_weight <= 0 || std::is_floating_point_v<W>)) {
+    // Only graphs with zero weights (or float absorption) need adoption rounds; one round per
+    // hop of the longest equal-distance chain, each ending in a counter read.
+    device_buffer<unsigned long long> adopted(1, stream);
+    for (;;) {
+      TROPIC_CUDA_CHECK(cudaMemsetAsync(adopted.data(), 0, sizeof(unsigned long long), stream));
+      adopt_equal_distance<<<blocks, 256, 0, stream>>>(a.view(), distances, source, parent.data(),
+                                                      adopted.data());
+      TROPIC_CUDA_CHECK(cudaGetLastError());
+      unsigned long long count = 0;
+      TROPIC_CUDA_CHECK(cudaMemcpyAsync(&count, adopted.data(), sizeof count, cudaMemcpyDeviceToHost, stream));
+      TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+      if (count == 0) break;
+    }
+  }
   unsigned long long overflow_vertex = 0;
   TROPIC_CUDA_CHECK(cudaMemcpyAsync(&overflow_vertex, overflow.data(), sizeof overflow_vertex,
                                     cudaMemcpyDeviceToHost, stream));

@@ -1,0 +1,177 @@
+// Algebraic delta-stepping and Bellman-Ford on the GPU against the CPU Dijkstra.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "gpu_test.hpp"
+#include "random_graphs.hpp"
+#include "reference_graphs.hpp"
+#include "tropic/device_matrix.hpp"
+#include "tropic/error.hpp"
+#include "tropic/generate.hpp"
+#include "tropic/io.hpp"
+#include "tropic/sssp.hpp"
+
+using namespace tropic;
+
+namespace {
+
+template <class W>
+void check_against_dijkstra(const csr<W>& g, vertex source, algorithm algo, double delta,
+                            const device_matrix<W>& a) {
+  options o;
+  o.algorithm = algo;
+  o.delta = delta;
+  o.parents = true;
+  const result<W> want = dijkstra(g, source, false);
+  const result<W> got = sssp(a, source, o);
+  const std::string name = algorithm_name(algo);
+  CAPTURE(name);
+  CAPTURE(delta);
+  CHECK(verify(g, source, want.distances, got) == "");
+  CHECK(got.stats.buckets >= 1);
+}
+
+}  // namespace
+
+TEST_SUITE("delta_stepping") {
+  TEST_CASE_TEMPLATE("matches Dijkstra on hundreds of random graphs, every delta", W,
+                     std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double) {
+    TROPIC_REQUIRE_GPU();
+    for (const auto& c : tropic::testing::test_graph_cases(200, 31)) {
+      CAPTURE(c.name());
+      const csr<W> g = c.graph<W>();
+      const vertex s = c.source(g.n);
+      const device_matrix<W> a(g);
+      const double max_w = g.arcs() ? a.stats().max_weight : 1;
+      // Δ = 1, the heuristic (0 = automatic), larger than every weight; Bellman-Ford is Δ = ∞.
+      for (double delta : {1.0, 0.0, 2 * max_w + 1}) check_against_dijkstra(g, s, algorithm::delta_stepping, delta, a);
+      check_against_dijkstra(g, s, algorithm::bellman_ford, 0, a);
+      if (std::is_floating_point_v<W>) check_against_dijkstra(g, s, algorithm::delta_stepping, 0.37, a);
+    }
+  }
+
+  TEST_CASE_TEMPLATE("larger generated graphs: push and pull (symmetric, directed, with and without transpose)", W,
+                     std::uint32_t, float) {
+    TROPIC_REQUIRE_GPU();
+    // kron:14 is symmetric (pull over A itself), the uniform graph is directed (push only unless
+    // the transpose is uploaded), the grid is high-diameter.
+    const csr<W> graphs[] = {generate_kronecker<W>(14, 16, 3), generate_uniform<W>(20000, 7, 4),
+                             generate_grid<W>(120, 90, 5)};
+    for (const auto& g : graphs) {
+      CAPTURE(g.n);
+      const result<W> want = dijkstra(g, 1, false);
+      for (bool transpose : {false, true}) {
+        const device_matrix<W> a(g, upload_options{transpose});
+        for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford}) {
+          options o;
+          o.algorithm = algo;
+          o.parents = true;
+          const auto got = sssp(a, 1, o);
+          CHECK(verify(g, 1, want.distances, got) == "");
+          CHECK(got.stats.vertices_relaxed > 0);
+          CHECK(got.stats.arcs_relaxed > 0);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("the host entry point uploads and runs; automatic picks the GPU") {
+    TROPIC_REQUIRE_GPU();
+    const csr<std::uint32_t> g = generate_grid<std::uint32_t>(64, 64, 9);
+    const auto want = dijkstra(g, 0, false);
+    options o;  // automatic
+    const auto got = sssp(g, 0, o);
+    CHECK(got.stats.algorithm == "delta_stepping");
+    CHECK(verify(g, 0, want.distances, got) == "");
+    CHECK(got.stats.setup_milliseconds > 0);
+  }
+
+  TEST_CASE("the same graph and source give the same distances on every run") {
+    TROPIC_REQUIRE_GPU();
+    const csr<float> g = generate_kronecker<float>(12, 16, 77);
+    const device_matrix<float> a(g);
+    options o;
+    o.algorithm = algorithm::delta_stepping;
+    const auto first = sssp(a, 3, o).distances;
+    for (int run = 0; run < 20; ++run) CHECK(sssp(a, 3, o).distances == first);
+  }
+
+  TEST_CASE("the shared real graphs: reference answers") {
+    TROPIC_REQUIRE_GPU();
+    std::string loaded;
+    csr<std::uint32_t> g;
+    for (const auto& ref : tropic::testing::reference_answers) {
+      CAPTURE(ref.file);
+      CAPTURE(ref.source);
+      const std::string path = tropic::testing::find_data(ref.file);
+      if (path.empty()) {
+        MESSAGE("skipping " << ref.file << ": not in " << TROPIC_SHARED_DATA << " nor "
+                            << TROPIC_LOCAL_DATA);
+        continue;
+      }
+      if (loaded != path) {
+        read_options ro;
+        ro.unit_weights = ref.unit_weights;
+        g = read_graph<std::uint32_t>(path, ro);
+        loaded = path;
+      }
+      const device_matrix<std::uint32_t> a(g);
+      for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford}) {
+        options o;
+        o.algorithm = algo;
+        o.parents = true;
+        const auto got = sssp(a, ref.source, o);
+        const auto s = tropic::testing::summarize(got.distances);
+        CHECK(s.reached == ref.reached);
+        CHECK(s.max_distance == ref.max_distance);
+        CHECK(s.sum == ref.sum);
+        const auto want = dijkstra(g, ref.source, false);
+        CHECK(verify(g, ref.source, want.distances, got) == "");
+      }
+    }
+  }
+
+  TEST_CASE("bad input: a clear error, nothing written") {
+    TROPIC_REQUIRE_GPU();
+    const csr<std::int32_t> g = generate_grid<std::int32_t>(8, 8, 1);
+    const device_matrix<std::int32_t> a(g);
+    options o;
+    o.algorithm = algorithm::delta_stepping;
+    CHECK_THROWS_WITH_AS(sssp(a, 64, o), doctest::Contains("out of range"), error);
+    CHECK_THROWS_WITH_AS(sssp(g, 1000, o), doctest::Contains("out of range"), error);
+    csr<std::int32_t> neg = g;
+    neg.weights[5] = -3;
+    CHECK_THROWS_WITH_AS(sssp(neg, 0, o), doctest::Contains("negative"), error);
+    CHECK_THROWS_WITH_AS(sssp(device_matrix<std::int32_t>(neg), 0, o), doctest::Contains("negative"),
+                         error);
+    o.delta = -1;
+    CHECK_THROWS_AS(sssp(a, 0, o), error);
+  }
+
+  TEST_CASE("overflow: a distance beyond uint32 is an error, never a wrapped value") {
+    TROPIC_REQUIRE_GPU();
+    // A path 0 -> 1 -> 2 -> 3 of weight 2^31 each: dist[3] = 3 * 2^31 does not fit in uint32.
+    arc_list<std::uint32_t> arcs;
+    arcs.n = 4;
+    for (vertex v = 0; v < 3; ++v) arcs.push_back(v, v + 1, 1u << 31);
+    const auto g = build_csr(arcs);
+    for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford}) {
+      options o;
+      o.algorithm = algo;
+      try {
+        sssp(g, 0, o);
+        FAIL("no overflow error");
+      } catch (const error& e) {
+        CHECK(e.code() == error_code::overflow);
+        CHECK(std::string(e.what()).find("vertex 2") != std::string::npos);
+      }
+      // uint64 holds it.
+      const auto g64 = convert_weights<std::uint64_t>(g);
+      CHECK(sssp(g64, 0, o).distances[3] == 3ull << 31);
+    }
+  }
+}
