@@ -53,6 +53,10 @@ csr<W> read_graph(const std::string& path, const read_options& opts = {},
 
 template <class W>
 void write_matrix_market(const csr<W>& g, const std::string& path);
+// Galois .gr version 1 with the weight's own bytes as edge data (size 4 for uint32/int32/float,
+// 8 for uint64/int64/double). Galois reads size 4 as uint32 and 8 as uint64; for the other four
+// types a 16-byte trailer after the edge data ("TROPICWT", uint32 type tag, uint32 0), which
+// Galois ignores, lets read_graph read the weights back exactly. See lib/io.cpp.
 template <class W>
 void write_galois(const csr<W>& g, const std::string& path);
 template <class W>
