@@ -43,6 +43,10 @@ bool implemented(algorithm a) noexcept {
       return true;
     case algorithm::delta_stepping:
     case algorithm::bellman_ford:
+    case algorithm::adds:
+    case algorithm::near_far:
+    case algorithm::workfront:
+    case algorithm::da2cf:
 #if defined(TROPIC_HAVE_CUDA)
       return true;
 #else

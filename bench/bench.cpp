@@ -24,11 +24,15 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "ceilings.hpp"
+#if defined(TROPIC_HAVE_CUDA)
+#include "tropic/device_matrix.hpp"
+#endif
 #include "suite.hpp"
 #include "tropic/csr.hpp"
 #include "tropic/error.hpp"
@@ -340,6 +344,28 @@ struct graph_report {
 template <class W>
 void bench_graph(const csr<W>& g, const graph_report& gr, const config& c, progress_line& progress,
                  std::vector<row>& rows) {
+#if defined(TROPIC_HAVE_CUDA)
+  // GPU algorithms share one upload per graph (its time is reported as setup), as a user who
+  // solves from many sources would do.
+  std::optional<device_matrix<W>> resident;
+  double upload_ms = 0;
+#endif
+  auto solve = [&](algorithm alg, vertex source, const options& opts) -> result<W> {
+#if defined(TROPIC_HAVE_CUDA)
+    if (is_gpu_algorithm(alg)) {
+      if (!resident) {
+        const double t0 = now_ms();
+        resident.emplace(g);
+        upload_ms = now_ms() - t0;
+      }
+      result<W> r = sssp(*resident, source, opts);
+      r.stats.setup_milliseconds = upload_ms;
+      return r;
+    }
+#endif
+    (void)alg;
+    return sssp(g, source, opts);
+  };
   for (std::size_t si = 0; si < gr.sources.size(); ++si) {
     const source_choice& sc = gr.sources[si];
     std::vector<W> reference;
@@ -365,7 +391,7 @@ void bench_graph(const csr<W>& g, const graph_report& gr, const config& c, progr
       try {
         for (int k = 0; k < warmup + timed; ++k) {
           double t0 = now_ms();
-          result<W> res = sssp(g, sc.source, opts);
+          result<W> res = solve(alg, sc.source, opts);
           double wall = now_ms() - t0;
           if (alg == algorithm::dijkstra && reference.empty()) {
             reference = res.distances;  // the reference run is also the first timed run

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "random_graphs.hpp"
+#include "reference_graphs.hpp"
 #include "tropic/error.hpp"
 #include "tropic/io.hpp"
 #include "tropic/sssp.hpp"
@@ -70,13 +71,6 @@ csr<W> make_csr(vertex n, const std::vector<std::tuple<vertex, vertex, W>>& arcs
   return g;
 }
 
-std::string find_data(const std::string& name) {
-  for (const std::string dir : {TROPIC_SHARED_DATA, TROPIC_LOCAL_DATA}) {
-    const std::string path = dir + "/" + name;
-    if (std::ifstream(path).good()) return path;
-  }
-  return {};
-}
 
 }  // namespace
 
@@ -199,29 +193,13 @@ TEST_SUITE("dijkstra") {
   }
 
   TEST_CASE("the shared real graphs: scipy's reference answers") {
-    struct reference {
-      const char* file;
-      bool unit_weights;
-      vertex source;
-      vertex reached;
-      std::uint64_t max_distance;
-      std::uint64_t sum;
-    };
-    const reference refs[] = {
-        {"USA-road-d.NY.gr.gz", false, 0, 264346, 1440081, 186686642878ULL},
-        {"USA-road-d.NY.gr.gz", false, 100000, 264346, 1142467, 130656715456ULL},
-        {"soc-Slashdot0902.txt.gz", true, 0, 82168, 8, 259462},
-        {"cnr-2000.el.gz", true, 217849, 325557, 35, 5426851},
-        {"cnr-2000.el.gz", true, 217848, 325557, 33, 5292855},
-        {"mdual.mtx.gz", true, 0, 258569, 105, 16308480},
-    };
     std::string loaded;
     csr<std::uint32_t> g;
-    for (const auto& ref : refs) {
+    for (const auto& ref : tropic::testing::reference_answers) {
       const std::string file = ref.file;
       CAPTURE(file);
       CAPTURE(ref.source);
-      const std::string path = find_data(ref.file);
+      const std::string path = tropic::testing::find_data(ref.file);
       if (path.empty()) {
         MESSAGE("skipping " << ref.file << ": not in " << TROPIC_SHARED_DATA << " nor "
                             << TROPIC_LOCAL_DATA);

@@ -1,0 +1,831 @@
+// ADDS: asynchronous dynamic delta-stepping (Wang, Fussell, Lin, "Asynchronous Dynamic
+// Delta-Stepping", PPoPP'21, section 5), written from the paper for tropic's device matrix.
+//
+// One persistent cooperative kernel. Block 0 is the manager (MTB); every other block is a worker
+// (WTB). Workers never read the queue metadata: the MTB finds written items (WCC scan), hands
+// chunks of them to idle workers through per-worker assignment flags, retires the head bucket
+// when its completed-work counter reaches its reservation pointer, maps and frees pool blocks,
+// and moves delta. Workers relax the rows of their chunk and push improved vertices straight
+// into the bucket of their new distance. See adds_queue.cuh for the queue and its protocol.
+//
+// Work item = vertex id. A worker reads the vertex's current distance d and skips the item when
+// the vertex was already relaxed at a distance <= d (`processed`, one atomic min per item): the
+// duplicates a label-correcting queue collects cost one atomic instead of a row scan.
+//
+// Memory ordering: every cross-block handshake is a release store / RMW paired with an acquire
+// load at device scope (cuda::atomic_ref); distances are read with relaxed atomic loads and
+// lowered with detail::atomic_min. Comments at each site say which invariant the order protects.
+//
+// Limits: vertex ids are 32-bit (tropic::vertex); queue positions 64-bit (never wrap); weights
+// must be non-negative (the dispatcher checks). The co-residency of all blocks is guaranteed by
+// the cooperative launch, whose grid we size with the occupancy API.
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <thread>
+
+#include "adds_queue.cuh"
+#include "tropic/detail/gpu_backends.hpp"
+#include "tropic/error.hpp"
+#include "tropic/semiring.hpp"
+
+namespace tropic::detail {
+
+namespace adds {
+namespace {
+
+namespace cg = cooperative_groups;
+using cuda::memory_order_acquire;
+using cuda::memory_order_relaxed;
+using cuda::memory_order_release;
+
+template <class T>
+using device_atomic = cuda::atomic_ref<T, cuda::thread_scope_device>;
+
+template <class W>
+struct kernel_args {
+  csr_view<W> a;
+  W* dist;
+  W* processed;  // smallest distance at which each vertex's row was scanned
+  queue_ref q;
+  assignment_flags af;
+  unsigned workers;  // gridDim.x - 1
+  // MTB-private bookkeeping (global memory, touched by block 0 only).
+  int* busy_bucket;                // bucket of each worker's outstanding assignment, -1 if none
+  unsigned long long* busy_start;  // its first position
+  unsigned* busy_count;            // its size
+  unsigned* idle_list;
+  unsigned* free_blocks;  // stack of free pool blocks; [0, initial_free) free at launch
+  unsigned initial_free;
+  vertex source;
+  double avg_degree;
+  bool dynamic_delta;
+  unsigned long long watchdog_ns, stall_ns;
+  int* host_abort;  // pinned host memory, raised by the host-side timeout
+};
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+template <class W>
+__device__ __forceinline__ W load_distance(W* p) {
+  return device_atomic<W>(*p).load(memory_order_relaxed);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Worker side.
+
+struct head_view {
+  unsigned slot;
+  double base, delta;
+};
+
+// Bucket for distance d relative to the head; beyond the last bucket it is clipped into it.
+template <class W>
+__device__ __forceinline__ unsigned bucket_for(W d, const head_view& h) {
+  const double rel = (static_cast<double>(d) - h.base) / h.delta;
+  // NaN (infinite delta and base) and negatives land in the head.
+  const unsigned r = !(rel > 0) ? 0u : rel >= num_buckets - 1 ? num_buckets - 1 : unsigned(rel);
+  return (h.slot + r) & (num_buckets - 1);
+}
+
+// Appends v to bucket `slot`. Lanes of a warp pushing to the same bucket share one reservation.
+__device__ __forceinline__ void push(const queue_ref& q, unsigned slot, vertex v) {
+  cg::coalesced_group active = cg::coalesced_threads();
+  cg::coalesced_group same = cg::labeled_partition(active, slot);
+  unsigned long long base = 0;
+  // Relaxed: the reservation only has to be unique; its visibility to the termination test is
+  // carried by the WTB's release on completed[] after the chunk (see worker()).
+  if (same.thread_rank() == 0)
+    base = device_atomic<unsigned long long>(q.resv[slot]).fetch_add(same.size(),
+                                                                    memory_order_relaxed);
+  base = same.shfl(base, 0);
+  const unsigned long long p = base + same.thread_rank();
+  // Acquire pairs with the MTB's release of mapped[]: the table entry and the zeroed WCCs of the
+  // block holding p are visible before we use them.
+  device_atomic<unsigned long long> mapped(q.mapped[slot]);
+  device_atomic<int> status(q.ctl->status);
+  for (unsigned spins = 0; mapped.load(memory_order_acquire) <= p; ++spins) {
+    if ((spins & 31) == 31 && status.load(memory_order_relaxed) != status_running) return;
+    __nanosleep(200);
+  }
+  const unsigned blk = q.block_of(slot, p);
+  q.pool[static_cast<std::size_t>(blk) * block_items + p % block_items] = v;
+  // Release: the item store above is visible to whoever acquires this count (the MTB's scan)
+  // before it counts the slot as written.
+  device_atomic<unsigned>(q.wcc[static_cast<std::size_t>(blk) * segments_per_block +
+                                (p % block_items) / segment_items])
+      .fetch_add(1, memory_order_release);
+}
+
+template <class W>
+__device__ __forceinline__ void relax(const kernel_args<W>& k, const head_view& h, W du,
+                                      arc_index e) {
+  const vertex v = k.a.columns[e];
+  const W nd = saturating_add(du, k.a.weights[e]);
+  if (nd < load_distance(&k.dist[v])) {
+    const W old = atomic_min(&k.dist[v], nd);
+    if (nd < old) push(k.q, bucket_for(nd, h), v);
+  }
+}
+
+template <class W>
+__device__ void worker(const kernel_args<W>& k) {
+  __shared__ unsigned s_state, s_bucket, s_count;
+  __shared__ unsigned long long s_start;
+  __shared__ head_view s_head;
+  __shared__ unsigned s_big_n;
+  __shared__ vertex s_big_u[threads_per_block];
+  __shared__ W s_big_d[threads_per_block];
+
+  const unsigned w = blockIdx.x - 1;
+  const unsigned tid = threadIdx.x, lane = tid & 31;
+  unsigned long long my_vertices = 0, my_arcs = 0, my_skipped = 0;
+  if (tid == 0) s_big_n = 0;
+
+  for (;;) {
+    if (tid == 0) {
+      device_atomic<unsigned> state(k.af.state[w]);
+      device_atomic<int> status(k.q.ctl->status);
+      unsigned st;
+      // Acquire pairs with the MTB's release of the state: bucket/start/count are the ones
+      // written for this assignment.
+      for (unsigned spins = 0; (st = state.load(memory_order_acquire)) == af_idle; ++spins) {
+        if ((spins & 63) == 63 && status.load(memory_order_relaxed) != status_running) {
+          st = af_exit;
+          break;
+        }
+        __nanosleep(spins < 64 ? 32 : 256);
+      }
+      s_state = st;
+      if (st == af_assigned) {
+        s_bucket = k.af.bucket[w];
+        s_count = k.af.count[w];
+        s_start = k.af.start[w];
+        control& c = *k.q.ctl;
+        s_head.slot = device_atomic<unsigned>(c.head_slot).load(memory_order_relaxed);
+        s_head.base = device_atomic<double>(c.head_base).load(memory_order_relaxed);
+        s_head.delta = device_atomic<double>(c.delta).load(memory_order_relaxed);
+      }
+    }
+    __syncthreads();
+    if (s_state != af_assigned) break;
+    const unsigned bucket = s_bucket, count = s_count;
+    const unsigned long long start = s_start;
+    const head_view h = s_head;
+
+    for (unsigned round = 0; round < count; round += threads_per_block) {
+      const unsigned i = round + tid;
+      bool have = i < count;
+      W du{};
+      arc_index beg = 0, end = 0;
+      if (have) {
+        const unsigned long long p = start + i;
+        const vertex u =
+            k.q.pool[static_cast<std::size_t>(k.q.block_of(bucket, p)) * block_items +
+                     p % block_items];
+        du = load_distance(&k.dist[u]);
+        // Skip when u's row was (or is being) relaxed at du or less already: those relaxations
+        // cover everything this one would do.
+        if (!(du < atomic_min(&k.processed[u], du))) {
+          have = false;
+          ++my_skipped;
+        } else {
+          beg = k.a.row_offsets[u];
+          end = k.a.row_offsets[u + 1];
+          ++my_vertices;
+          my_arcs += end - beg;
+          if (end - beg >= block_row) {  // whole-block row, after the warp and thread phases
+            const unsigned slot = atomicAdd(&s_big_n, 1u);
+            s_big_u[slot] = u;
+            s_big_d[slot] = du;
+            have = false;
+          }
+        }
+      }
+      // Warp-cooperative rows: the warp takes them one by one, lanes striding over the arcs.
+      const bool medium = have && end - beg >= warp_row;
+      for (unsigned m = __ballot_sync(~0u, medium); m; m &= m - 1) {
+        const int leader = __ffs(m) - 1;
+        const W d = __shfl_sync(~0u, du, leader);
+        const arc_index b = __shfl_sync(~0u, beg, leader), e = __shfl_sync(~0u, end, leader);
+        for (arc_index x = b + lane; x < e; x += 32) relax(k, h, d, x);
+      }
+      // Short rows: one thread each.
+      if (have && !medium)
+        for (arc_index x = beg; x < end; ++x) relax(k, h, du, x);
+      __syncthreads();
+      const unsigned big = s_big_n;
+      __syncthreads();  // everyone has read the count before it is reset for the next round
+      if (tid == 0) s_big_n = 0;
+      for (unsigned r = 0; r < big; ++r) {
+        const vertex u = s_big_u[r];
+        const arc_index b = k.a.row_offsets[u], e = k.a.row_offsets[u + 1];
+        for (arc_index x = b + tid; x < e; x += threads_per_block) relax(k, h, s_big_d[r], x);
+      }
+      __syncthreads();  // the big-row list is consumed before the next round refills it
+    }
+    // Every thread's reservations and item stores happen before the CWC increment below
+    // (fence + barrier + RMW by thread 0): when the MTB sees the count, it also sees every
+    // reservation this chunk made, which the termination test relies on.
+    cuda::atomic_thread_fence(memory_order_release, cuda::thread_scope_device);
+    __syncthreads();
+    if (tid == 0) {
+      device_atomic<unsigned long long>(k.q.completed[bucket]).fetch_add(count,
+                                                                         memory_order_release);
+      // Release: the CWC increment is visible to the MTB once it sees this worker idle.
+      device_atomic<unsigned>(k.af.state[w]).store(af_idle, memory_order_release);
+    }
+  }
+
+  // Statistics: one atomic per warp.
+  for (int o = 16; o; o >>= 1) {
+    my_vertices += __shfl_down_sync(~0u, my_vertices, o);
+    my_arcs += __shfl_down_sync(~0u, my_arcs, o);
+    my_skipped += __shfl_down_sync(~0u, my_skipped, o);
+  }
+  if (lane == 0) {
+    atomicAdd(&k.q.ctl->vertices, my_vertices);
+    atomicAdd(&k.q.ctl->arcs, my_arcs);
+    atomicAdd(&k.q.ctl->skipped, my_skipped);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Manager side. All MTB threads share the parallel phases (polling the assignment flags,
+// scanning WCCs); thread 0 alone runs the sequential decisions, which are cheap.
+
+struct manager_state {  // thread 0's private state (plain aggregate: it lives in __shared__)
+  unsigned head;
+  int open;
+  int idle_sweeps;
+  double head_base, delta, delta_floor, delta_ceiling;
+  int switches;
+  double util_sum;
+  unsigned long long util_n, clip_n;
+  unsigned long long last_progress_value, last_progress_ns, start_ns;
+  unsigned long long starving_since;
+  unsigned free_top;
+};
+
+template <class W>
+__device__ void manager(const kernel_args<W>& k) {
+  __shared__ unsigned long long s_read[num_buckets], s_written[num_buckets],
+      s_freed[num_buckets], s_mapped[num_buckets], s_resv[num_buckets], s_cwc[num_buckets],
+      s_minout[num_buckets], s_read_before[num_buckets];
+  __shared__ unsigned s_idle_n, s_busy_n;
+  __shared__ unsigned long long s_in_flight;
+  __shared__ int s_stop;
+  __shared__ manager_state m;
+
+  const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const unsigned warps = blockDim.x / 32;
+  const queue_ref& q = k.q;
+  control& ctl = *q.ctl;
+
+  if (tid == 0) {
+    m = manager_state{};
+    m.open = 1;
+    m.delta = ctl.delta;
+    m.delta_floor = m.delta / 64;
+    m.delta_ceiling = m.delta * 1048576.0;
+    m.free_top = k.initial_free;
+    m.start_ns = m.last_progress_ns = global_ns();
+    s_stop = 0;
+    // One block per bucket to start with (the host sized the pool for at least that).
+    for (int b = 0; b < num_buckets; ++b) {
+      const unsigned blk = k.free_blocks[--m.free_top];
+      for (unsigned s = 0; s < segments_per_block; ++s) q.wcc[blk * segments_per_block + s] = 0;
+      q.table[static_cast<std::size_t>(b) * q.table_size] = blk;
+      s_read[b] = s_written[b] = s_freed[b] = 0;
+      s_mapped[b] = block_items;
+    }
+    // The source item, at position 0 of the head bucket, written as a WTB would write it.
+    q.pool[static_cast<std::size_t>(q.table[0]) * block_items] = k.source;
+    q.wcc[static_cast<std::size_t>(q.table[0]) * segments_per_block] = 1;
+    q.resv[0] = 1;
+    for (int b = 0; b < num_buckets; ++b)
+      device_atomic<unsigned long long>(q.mapped[b]).store(block_items, memory_order_release);
+  }
+  __syncthreads();
+
+  for (;;) {
+    if (tid == 0) {
+      s_idle_n = 0;
+      s_busy_n = 0;
+      s_in_flight = 0;
+    }
+    if (tid < num_buckets) s_minout[tid] = ~0ull;
+    __syncthreads();
+
+    // Phase A: which workers finished. Acquire pairs with the worker's release of af_idle, so
+    // its CWC increment (and all its pushes) are visible to the loads of phases B and C.
+    for (unsigned w = tid; w < k.workers; w += blockDim.x) {
+      int bb = k.busy_bucket[w];
+      if (bb >= 0) {
+        if (device_atomic<unsigned>(k.af.state[w]).load(memory_order_acquire) == af_idle) {
+          bb = -1;
+          k.busy_bucket[w] = -1;
+        } else {
+          atomicMin(&s_minout[bb], k.busy_start[w]);
+          atomicAdd(&s_busy_n, 1u);
+          atomicAdd(&s_in_flight, static_cast<unsigned long long>(k.busy_count[w]));
+        }
+      }
+      if (bb < 0) k.idle_list[atomicAdd(&s_idle_n, 1u)] = w;
+    }
+    __syncthreads();
+
+    // Phase B: completed-work counters, all of them before any reservation pointer (phase C).
+    // A completed item's pushes were reserved before its CWC increment (release), so every
+    // reservation made by the items counted here is visible to the resv loads that follow:
+    // sum(completed) == sum(resv) then proves no item is outstanding and none can appear.
+    if (tid < num_buckets)
+      s_cwc[tid] = device_atomic<unsigned long long>(q.completed[tid]).load(memory_order_acquire);
+    __syncthreads();
+
+    // Phase C: one warp per bucket advances `written` over WCC segments (section 5.2).
+    for (unsigned b = warp; b < num_buckets; b += warps) {
+      device_atomic<unsigned long long> resv(q.resv[b]);
+      const unsigned long long r = resv.load(memory_order_acquire);
+      unsigned long long wr = s_written[b];
+      // Segments at or past mapped[] have no block yet: their WCC slot is not theirs.
+      const unsigned long long limit = min(r, s_mapped[b]);
+      while (wr < limit) {
+        const unsigned long long seg0 = wr / segment_items;
+        const unsigned long long seg_start = (seg0 + lane) * segment_items;
+        unsigned c = 0;
+        if (seg_start < limit) {
+          const unsigned blk = q.block_of(b, seg_start);
+          // Acquire pairs with the writers' release increments: items counted are visible.
+          c = device_atomic<unsigned>(
+                  q.wcc[static_cast<std::size_t>(blk) * segments_per_block +
+                        (seg_start % block_items) / segment_items])
+                  .load(memory_order_acquire);
+        }
+        const unsigned not_full = __ballot_sync(~0u, !(seg_start < limit && c == segment_items));
+        if (not_full == 0) {
+          wr = (seg0 + 32) * segment_items;
+          continue;
+        }
+        const int first = __ffs(not_full) - 1;
+        const unsigned cf = __shfl_sync(~0u, c, first);
+        const unsigned long long fstart = (seg0 + first) * segment_items;
+        if (fstart >= limit) {
+          wr = max(wr, min(fstart, limit));
+        } else {
+          // The WCC was loaded (acquire) before this fresh reservation pointer: when the
+          // segment's start plus its count equals it, every slot reserved in the segment so
+          // far is written (section 5.2); otherwise only the segments before it are.
+          const unsigned long long r2 = resv.load(memory_order_acquire);
+          wr = (fstart + cf == r2) ? r2 : max(wr, fstart);
+        }
+        break;
+      }
+      if (lane == 0) {
+        s_written[b] = wr;
+        s_resv[b] = max(r, wr);
+      }
+    }
+    __syncthreads();
+
+    // Phase D: decisions, thread 0.
+    if (tid == 0) {
+      const unsigned long long now = global_ns();
+      unsigned long long queued = 0, progress = 0;
+      for (int b = 0; b < num_buckets; ++b) {
+        queued += s_resv[b] - s_cwc[b];
+        progress += s_cwc[b];
+      }
+      ++ctl.sweeps;
+
+      // Termination (section 5.4): two consecutive sweeps with nothing outstanding.
+      if (s_busy_n == 0 && queued == 0) {
+        if (++m.idle_sweeps >= 2) {
+          device_atomic<int>(ctl.status).store(status_done, memory_order_relaxed);
+          s_stop = 1;
+        }
+      } else {
+        m.idle_sweeps = 0;
+      }
+
+      // Watchdogs: a bound on the whole run and on time without a completed item.
+      if (progress != m.last_progress_value) {
+        m.last_progress_value = progress;
+        m.last_progress_ns = now;
+      }
+      if (!s_stop) {
+        int why = status_running;
+        if (now - m.start_ns > k.watchdog_ns) why = status_watchdog;
+        else if (now - m.last_progress_ns > k.stall_ns) why = status_stalled;
+        else if ((ctl.sweeps & 255) == 0 &&
+                 cuda::atomic_ref<int, cuda::thread_scope_system>(*k.host_abort)
+                         .load(memory_order_relaxed) != 0)
+          why = status_host_abort;
+        if (why != status_running) {
+          device_atomic<int>(ctl.status).store(why, memory_order_relaxed);
+          s_stop = 1;
+        }
+      }
+
+      // Retire empty head buckets (section 5.4): all reserved items of the head completed.
+      // Never while nothing at all is queued: then we are terminating, and the base would run.
+      for (int r = 0; r < num_buckets && queued > 0 && s_cwc[m.head] == s_resv[m.head]; ++r) {
+        m.head = (m.head + 1) & (num_buckets - 1);
+        m.head_base += m.delta;
+        ++ctl.retires;
+        ++m.switches;
+      }
+      device_atomic<unsigned>(ctl.head_slot).store(m.head, memory_order_relaxed);
+      device_atomic<double>(ctl.head_base).store(m.head_base, memory_order_relaxed);
+
+      // Assignment: open buckets in priority order, chunks sized to spread over idle workers.
+      unsigned long long* read_before = s_read_before;
+      for (int b = 0; b < num_buckets; ++b) read_before[b] = s_read[b];
+      unsigned idle = s_stop ? 0 : s_idle_n;
+      unsigned long long open_avail = 0;
+      for (int o = 0; o < m.open; ++o) {
+        const unsigned b = (m.head + o) & (num_buckets - 1);
+        open_avail += s_written[b] - s_read[b];
+      }
+      unsigned long long chunk = idle ? (open_avail + idle - 1) / idle : 0;
+      chunk = min(max(chunk, (unsigned long long)min_chunk), (unsigned long long)max_chunk);
+      unsigned long long in_flight = s_in_flight;
+      for (int o = 0; o < m.open && idle > 0; ++o) {
+        const unsigned b = (m.head + o) & (num_buckets - 1);
+        while (idle > 0 && s_written[b] > s_read[b]) {
+          const unsigned c = static_cast<unsigned>(min(chunk, s_written[b] - s_read[b]));
+          const unsigned w = k.idle_list[--idle];
+          k.af.bucket[w] = b;
+          k.af.count[w] = c;
+          k.af.start[w] = s_read[b];
+          // Release: the three fields above are visible to the worker that acquires the state.
+          device_atomic<unsigned>(k.af.state[w]).store(af_assigned, memory_order_release);
+          k.busy_bucket[w] = static_cast<int>(b);
+          k.busy_start[w] = s_read[b];
+          k.busy_count[w] = c;
+          s_read[b] += c;
+          in_flight += c;
+          ++ctl.assignments;
+        }
+      }
+      if (in_flight > ctl.max_in_flight) ctl.max_in_flight = in_flight;
+
+      // Section 5.5. Utilisation = arcs in flight (items x average degree) against the
+      // hardware threads of the workers.
+      const double hw_threads = double(k.workers) * threads_per_block;
+      const double util = double(in_flight) * k.avg_degree;
+      const double low = 0.5 * hw_threads, high = 2.0 * hw_threads;
+      // The fast knob: how many head buckets are open.
+      if (idle > 0 && util < low && m.open < max_open_buckets) ++m.open;
+      else if (util > high && m.open > 1) --m.open;
+      if (queued > 0) {
+        m.util_sum += util;
+        ++m.util_n;
+        const unsigned tail = (m.head + num_buckets - 1) & (num_buckets - 1);
+        if (queued >= 4 * max_chunk && double(s_resv[tail] - s_cwc[tail]) >= clip_share * queued)
+          ++m.clip_n;
+      }
+      if (k.dynamic_delta && m.switches >= settle_switches && m.util_n > 0) {
+        const double avg = m.util_sum / m.util_n;
+        double nd = m.delta;
+        if (2 * m.clip_n > m.util_n) {
+          // Clipping: the tail holds most of the queue. Delta below here loses order.
+          m.delta_floor = max(m.delta_floor, 2 * m.delta);
+          nd = 2 * m.delta;
+        } else if (avg < low) {
+          nd = 2 * m.delta;
+        } else if (avg > high) {
+          nd = max(m.delta / 2, m.delta_floor);
+        }
+        nd = min(nd, m.delta_ceiling);
+        if (nd != m.delta) {
+          m.delta = nd;
+          ++ctl.delta_changes;
+          ctl.delta_min_seen = min(ctl.delta_min_seen, nd);
+          ctl.delta_max_seen = max(ctl.delta_max_seen, nd);
+          device_atomic<double>(ctl.delta).store(nd, memory_order_relaxed);
+        }
+        m.switches = 0;
+        m.util_sum = 0;
+        m.util_n = m.clip_n = 0;
+      }
+
+      // Memory (section 5.3). Free blocks behind the oldest unfinished item of each bucket,
+      // then map one spare block ahead of every reservation pointer.
+      bool starving = false;
+      for (int b = 0; b < num_buckets; ++b) {
+        const unsigned long long oldest = min(s_minout[b], read_before[b]);
+        while (s_freed[b] + block_items <= oldest) {
+          k.free_blocks[m.free_top++] = q.block_of(b, s_freed[b]);
+          s_freed[b] += block_items;
+        }
+      }
+      for (int b = 0; b < num_buckets; ++b) {
+        const unsigned long long want = s_resv[b] + block_items;
+        bool grew = false;
+        while (s_mapped[b] < want) {
+          if (m.free_top == 0) {
+            if (s_mapped[b] <= s_resv[b]) starving = true;  // a writer is waiting on this
+            break;
+          }
+          const unsigned blk = k.free_blocks[--m.free_top];
+          for (unsigned s = 0; s < segments_per_block; ++s)
+            q.wcc[static_cast<std::size_t>(blk) * segments_per_block + s] = 0;
+          q.table[static_cast<std::size_t>(b) * q.table_size +
+                  (s_mapped[b] / block_items) % q.table_size] = blk;
+          s_mapped[b] += block_items;
+          grew = true;
+        }
+        // Release: the table entries and zeroed WCCs above before writers use the positions.
+        if (grew)
+          device_atomic<unsigned long long>(q.mapped[b]).store(s_mapped[b], memory_order_release);
+      }
+      if (!starving) {
+        m.starving_since = 0;
+      } else if (m.starving_since == 0) {
+        m.starving_since = now;
+      } else if (now - m.starving_since > k.stall_ns / 4 && !s_stop) {
+        // Writers wait on blocks that only finishing work could free, and nothing finishes.
+        device_atomic<int>(ctl.status).store(status_pool_exhausted, memory_order_relaxed);
+        s_stop = 1;
+      }
+
+      if (s_stop) {
+        // Wake idle workers now instead of at their next status poll.
+        for (unsigned w = 0; w < k.workers; ++w)
+          device_atomic<unsigned>(k.af.state[w]).store(af_exit, memory_order_relaxed);
+      }
+    }
+    __syncthreads();
+    if (s_stop) break;
+  }
+}
+
+template <class W>
+__global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm) adds_kernel(kernel_args<W> k) {
+  if (blockIdx.x == 0)
+    manager(k);
+  else
+    worker(k);
+}
+
+template <class W>
+__global__ void init_kernel(vertex n, W* dist, W* processed, vertex source, unsigned* free_blocks,
+                            unsigned pool_blocks, int* busy_bucket, unsigned workers) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += stride) {
+    dist[i] = i == source ? W(0) : infinity<W>();
+    processed[i] = infinity<W>();
+  }
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < pool_blocks;
+       i += stride)
+    free_blocks[i] = static_cast<unsigned>(i);
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < workers;
+       i += stride)
+    busy_bucket[i] = -1;
+}
+
+const char* status_text(int s) {
+  switch (s) {
+    case status_done: return "done";
+    case status_pool_exhausted: return "bucket pool exhausted";
+    case status_watchdog: return "device watchdog (total time bound)";
+    case status_stalled: return "device watchdog (no completed work)";
+    case status_host_abort: return "host timeout";
+    default: return "unknown";
+  }
+}
+
+}  // namespace
+}  // namespace adds
+
+template <class W>
+result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const options& opts,
+                               const adds_config& cfg, adds_report* report) {
+  using namespace adds;
+  const vertex n = a.rows();
+  if (n == 0) throw error(error_code::invalid_value, "adds: the graph has no vertices");
+  if (source >= n)
+    throw error(error_code::invalid_index, "adds: source vertex " + std::to_string(source) +
+                                               " is out of range (n = " + std::to_string(n) + ")");
+  cudaStream_t stream = a.stream();
+  const double delta0 = resolve_delta(a, opts);
+  if (!(delta0 > 0)) throw error(error_code::invalid_value, "adds: delta must be positive");
+
+  int device = 0, sms = 0, coop = 0, per_sm = 0;
+  TROPIC_CUDA_CHECK(cudaGetDevice(&device));
+  TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
+  TROPIC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, adds_kernel<W>,
+                                                                  threads_per_block, 0));
+  if (per_sm < 1 || !coop)
+    throw error(error_code::cuda, "adds: the device cannot keep the persistent kernel resident");
+  unsigned grid = static_cast<unsigned>(per_sm) * static_cast<unsigned>(sms);
+  if (cfg.max_worker_blocks > 0) grid = std::min(grid, cfg.max_worker_blocks + 1);
+  grid = std::max(grid, 2u);
+  const unsigned workers = grid - 1;
+
+  const auto& gs = a.stats();
+  unsigned pool_blocks = cfg.pool_blocks;
+  if (pool_blocks == 0) {
+    const double items = double(n) + double(a.arcs());
+    pool_blocks = static_cast<unsigned>(
+        std::min(std::ceil(items / block_items) + 2 * num_buckets, double(1u << 30)));
+  }
+  pool_blocks = std::max(pool_blocks, unsigned(num_buckets) + 1);
+
+  pinned_buffer<int> host_abort(1);
+  result<W> out;
+  device_buffer<W> dist(n, stream), processed(n, stream);
+  device_buffer<unsigned> af_state(workers, stream), af_bucket(workers, stream),
+      af_count(workers, stream), busy_count(workers, stream), idle_list(workers, stream);
+  device_buffer<unsigned long long> af_start(workers, stream), busy_start(workers, stream);
+  device_buffer<int> busy_bucket(workers, stream);
+  device_buffer<unsigned long long> counters(3 * num_buckets, stream);
+  device_buffer<control> ctl(1, stream);
+
+  control h_ctl{};
+  int retries = 0;
+  double ms = 0;
+  for (;;) {
+    const std::size_t pool_items = std::size_t(pool_blocks) * block_items;
+    const std::size_t table_entries = std::size_t(num_buckets) * pool_blocks;
+    require_device_memory(pool_items * sizeof(vertex) +
+                              (std::size_t(pool_blocks) * segments_per_block + table_entries +
+                               pool_blocks) * sizeof(unsigned),
+                          "the ADDS bucket pool (" + std::to_string(pool_blocks) + " blocks of " +
+                              std::to_string(block_items) + " items)");
+    device_buffer<vertex> pool(pool_items, stream);
+    device_buffer<unsigned> wcc(std::size_t(pool_blocks) * segments_per_block, stream),
+        table(table_entries, stream), free_blocks(pool_blocks, stream);
+
+    host_abort[0] = 0;
+    control c0{};
+    c0.status = status_running;
+    c0.delta = delta0;
+    c0.delta_min_seen = c0.delta_max_seen = delta0;
+    TROPIC_CUDA_CHECK(
+        cudaMemcpyAsync(ctl.data(), &c0, sizeof c0, cudaMemcpyHostToDevice, stream));
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, counters.bytes(), stream));
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(af_state.data(), 0, af_state.bytes(), stream));
+
+    kernel_args<W> k{};
+    k.a = a.view();
+    k.dist = dist.data();
+    k.processed = processed.data();
+    k.q.resv = counters.data();
+    k.q.mapped = counters.data() + num_buckets;
+    k.q.completed = counters.data() + 2 * num_buckets;
+    k.q.table = table.data();
+    k.q.table_size = pool_blocks;
+    k.q.pool = pool.data();
+    k.q.wcc = wcc.data();
+    k.q.pool_blocks = pool_blocks;
+    k.q.ctl = ctl.data();
+    k.af = {af_state.data(), af_bucket.data(), af_count.data(), af_start.data()};
+    k.workers = workers;
+    k.busy_bucket = busy_bucket.data();
+    k.busy_start = busy_start.data();
+    k.busy_count = busy_count.data();
+    k.idle_list = idle_list.data();
+    k.free_blocks = free_blocks.data();
+    k.initial_free = pool_blocks;
+    k.source = source;
+    k.avg_degree = std::max(1.0, gs.avg_degree);
+    k.dynamic_delta = cfg.dynamic_delta && std::isfinite(delta0);
+    k.watchdog_ns = static_cast<unsigned long long>(cfg.watchdog_ms * 1e6);
+    k.stall_ns = static_cast<unsigned long long>(cfg.stall_ms * 1e6);
+    k.host_abort = host_abort.data();
+
+    cudaEvent_t done;
+    TROPIC_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+    {
+      cuda_timer timer(stream);  // the solve: initialisation and the persistent kernel
+      const unsigned init_blocks = static_cast<unsigned>(
+          std::min<std::size_t>((std::max<std::size_t>(n, pool_blocks) + 255) / 256, 4096));
+      init_kernel<W><<<init_blocks, 256, 0, stream>>>(n, dist.data(), processed.data(), source,
+                                                       free_blocks.data(), pool_blocks,
+                                                       busy_bucket.data(), workers);
+      TROPIC_CUDA_CHECK(cudaGetLastError());
+      void* params[] = {&k};
+      TROPIC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(adds_kernel<W>),
+                                                    dim3(grid), dim3(threads_per_block), params,
+                                                    0, stream));
+      TROPIC_CUDA_CHECK(cudaEventRecord(done, stream));
+      // Host-side timeout: poll, and past the limit raise the pinned flag the MTB watches.
+      const double limit_ms =
+          cfg.host_timeout_ms > 0 ? cfg.host_timeout_ms : cfg.watchdog_ms + 10000;
+      const auto t0 = std::chrono::steady_clock::now();
+      bool raised = false;
+      for (;;) {
+        const cudaError_t st = cudaEventQuery(done);
+        if (st == cudaSuccess) break;
+        if (st != cudaErrorNotReady) {
+          cudaEventDestroy(done);
+          TROPIC_CUDA_CHECK(st);
+        }
+        const double waited =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        if (!raised && waited > limit_ms) {
+          cuda::atomic_ref<int, cuda::thread_scope_system>(host_abort[0])
+              .store(1, cuda::memory_order_release);
+          raised = true;
+        }
+        if (raised && waited > limit_ms + 10000) {
+          cudaEventDestroy(done);
+          throw error(error_code::cuda,
+                      "adds: the kernel ignored the host timeout of " +
+                          std::to_string(limit_ms) + " ms and is still running");
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(waited < 5 ? 5 : 50));
+      }
+      ms = timer.elapsed_ms();
+    }
+    TROPIC_CUDA_CHECK(cudaEventDestroy(done));
+    TROPIC_CUDA_CHECK(
+        cudaMemcpyAsync(&h_ctl, ctl.data(), sizeof h_ctl, cudaMemcpyDeviceToHost, stream));
+    TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+    if (h_ctl.status == status_pool_exhausted && retries < cfg.pool_retries) {
+      if (opts.verbose)
+        std::fprintf(stderr, "adds: pool of %u blocks exhausted, retrying with %u\n", pool_blocks,
+                     pool_blocks * 4);
+      pool_blocks *= 4;
+      ++retries;
+      continue;
+    }
+    if (h_ctl.status == status_pool_exhausted)
+      throw error(error_code::out_of_memory,
+                  "adds: the bucket pool of " + std::to_string(pool_blocks) + " blocks (" +
+                      std::to_string(pool_items) + " items) was exhausted after " +
+                      std::to_string(retries) + " retries");
+    if (h_ctl.status != status_done)
+      throw error(error_code::cuda, std::string("adds: stopped by the ") +
+                                        status_text(h_ctl.status) + " after " +
+                                        std::to_string(ms) + " ms (" +
+                                        std::to_string(h_ctl.sweeps) + " manager sweeps, " +
+                                        std::to_string(h_ctl.vertices) + " items processed)");
+    break;
+  }
+
+  finish_result(a, dist.data(), source, opts, out, stream);
+  out.stats.algorithm = "adds";
+  out.stats.delta = h_ctl.delta;  // the final delta; the initial one is resolve_delta's
+  out.stats.buckets = h_ctl.retires;
+  out.stats.iterations = h_ctl.assignments;
+  out.stats.vertices_relaxed = h_ctl.vertices;
+  out.stats.arcs_relaxed = h_ctl.arcs;
+  out.stats.milliseconds = ms;
+  if (opts.verbose)
+    std::fprintf(stderr,
+                 "adds: grid %u (%d/SM x %d SMs), pool %u blocks, delta %g -> %g "
+                 "(%llu changes, range %g..%g), %llu sweeps, %llu assignments, %llu retires, "
+                 "%llu items processed, %llu skipped, max in flight %llu, %.3f ms\n",
+                 grid, per_sm, sms, pool_blocks, delta0, h_ctl.delta, h_ctl.delta_changes,
+                 h_ctl.delta_min_seen, h_ctl.delta_max_seen, h_ctl.sweeps, h_ctl.assignments,
+                 h_ctl.retires, h_ctl.vertices, h_ctl.skipped, h_ctl.max_in_flight, ms);
+  if (report) {
+    report->status = h_ctl.status;
+    report->pool_retries_used = retries;
+    report->pool_blocks = pool_blocks;
+    report->worker_blocks = workers;
+    report->blocks_per_sm = static_cast<unsigned>(per_sm);
+    report->initial_delta = delta0;
+    report->final_delta = h_ctl.delta;
+    report->min_delta = h_ctl.delta_min_seen;
+    report->max_delta = h_ctl.delta_max_seen;
+    report->delta_changes = h_ctl.delta_changes;
+    report->sweeps = h_ctl.sweeps;
+    report->skipped = h_ctl.skipped;
+    report->max_in_flight = h_ctl.max_in_flight;
+  }
+  return out;
+}
+
+template <class W>
+result<W> adds_sssp(const device_matrix<W>& a, vertex source, const options& opts) {
+  return adds_sssp_configured(a, source, opts, adds_config{}, nullptr);
+}
+
+#define TROPIC_INSTANTIATE(W)                                                                \
+  template result<W> adds_sssp<W>(const device_matrix<W>&, vertex, const options&);         \
+  template result<W> adds_sssp_configured<W>(const device_matrix<W>&, vertex, const options&, \
+                                             const adds_config&, adds_report*);
+TROPIC_INSTANTIATE(std::uint32_t)
+TROPIC_INSTANTIATE(std::int32_t)
+TROPIC_INSTANTIATE(std::uint64_t)
+TROPIC_INSTANTIATE(std::int64_t)
+TROPIC_INSTANTIATE(float)
+TROPIC_INSTANTIATE(double)
+
+}  // namespace tropic::detail

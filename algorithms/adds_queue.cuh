@@ -1,0 +1,138 @@
+// The ADDS ordered work queue (Wang, Fussell, Lin, PPoPP'21, section 5) as a device "ref" object:
+// a trivially copyable view of device arrays that the manager thread block (MTB) and the worker
+// thread blocks (WTBs) of algorithms/adds.cu share.
+//
+// Layout (section 5.3). 32 buckets, each a FIFO addressed by a 64-bit position that only grows
+// (positions are never reset, so a writer holding a stale idea of which tier a slot stands for
+// never corrupts anything: its item just lands in a bucket of another priority). Storage comes
+// in blocks of `block_items` vertex ids from one pool; bucket b maps position p to
+//   pool[table[b][(p / block_items) % table_size] * block_items + p % block_items].
+// The MTB alone maps blocks (ahead of the reservation pointer) and frees them (behind the oldest
+// item still being worked on); it keeps its free list private.
+//
+// SRMW protocol (section 5.2), per bucket b:
+//   resv[b]       reservation pointer: writers fetch_add it (one RMW per group of lanes of a warp
+//                 pushing to the same bucket).
+//   mapped[b]     positions < mapped[b] have storage. MTB: table + WCC reset, then release-store;
+//                 writers acquire-load it before touching the slot.
+//   wcc[...]      write-completed counter of each `segment_items` segment, indexed by the
+//                 physical pool block (a segment belongs to one block for the block's lifetime),
+//                 reset to 0 by the MTB when the block is mapped. A writer stores its item, then
+//                 fetch_add(1, release) on the segment's WCC.
+//   completed[b]  completed-work counter (CWC, section 5.4): a WTB adds the size of its finished
+//                 assignment with release, after every push that assignment made.
+// Assignment flags (AF, one per WTB): the MTB writes bucket/start/count, then release-stores
+// state = assigned; the WTB acquire-loads the state, works, adds to completed[], then
+// release-stores state = idle.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstdint>
+
+#include "tropic/device_matrix.hpp"
+#include "tropic/sssp.hpp"
+
+namespace tropic::detail {
+
+namespace adds {
+
+// One home for the tuning constants.
+inline constexpr int num_buckets = 32;                  // section 5.4: a circular array of 32
+inline constexpr unsigned block_items = 4096;            // pool allocation unit (paper: 64K words)
+inline constexpr unsigned segment_items = 64;            // N of section 5.2
+inline constexpr unsigned segments_per_block = block_items / segment_items;
+inline constexpr int threads_per_block = 256;            // MTB and WTBs alike
+inline constexpr int min_blocks_per_sm = 4;              // caps registers at 64: 4 x 256 per SM
+inline constexpr unsigned min_chunk = 32;                // items per assignment, at least
+inline constexpr unsigned max_chunk = 1024;              // ... and at most (4 rounds of a WTB)
+inline constexpr unsigned warp_row = 32;                 // rows this long: one warp each
+inline constexpr unsigned block_row = 2048;              // rows this long: the whole WTB
+inline constexpr int max_open_buckets = 16;              // the fast knob of section 5.5
+inline constexpr int settle_switches = 8;                // head switches between delta changes
+inline constexpr double clip_share = 0.65;               // section 5.5's clipping threshold
+
+// Assignment-flag states.
+inline constexpr unsigned af_idle = 0, af_assigned = 1, af_exit = 2;
+
+// Kernel outcome, in control::status.
+inline constexpr int status_running = 0, status_done = 1, status_pool_exhausted = 2,
+                     status_watchdog = 3, status_stalled = 4, status_host_abort = 5;
+
+// Global control block: MTB-written scalars that WTBs read (relaxed: a stale head or delta only
+// misplaces an item into a bucket of another priority, which costs order, never correctness),
+// the status word, and counters gathered at the end.
+struct control {
+  int status;
+  unsigned head_slot;
+  double head_base;  // lower distance bound of the head bucket
+  double delta;
+  unsigned long long vertices;     // items whose row was scanned
+  unsigned long long arcs;         // arcs scanned
+  unsigned long long skipped;      // items dropped as already processed at their distance
+  unsigned long long assignments;  // chunks handed to WTBs
+  unsigned long long retires;      // head-bucket switches
+  unsigned long long sweeps;       // MTB loop iterations
+  unsigned long long delta_changes;
+  unsigned long long max_in_flight;  // most items assigned at once
+  double delta_min_seen, delta_max_seen;
+};
+
+struct queue_ref {
+  unsigned long long* resv;       // [num_buckets]
+  unsigned long long* mapped;     // [num_buckets]
+  unsigned long long* completed;  // [num_buckets]
+  unsigned* table;                // [num_buckets * table_size] physical block ids
+  unsigned table_size;            // = pool_blocks: a bucket can never hold more blocks
+  vertex* pool;                   // [pool_blocks * block_items]
+  unsigned* wcc;                  // [pool_blocks * segments_per_block]
+  unsigned pool_blocks;
+  control* ctl;
+
+  __device__ unsigned block_of(int b, unsigned long long p) const {
+    return table[static_cast<std::size_t>(b) * table_size + (p / block_items) % table_size];
+  }
+};
+
+// Per-WTB assignment flags (AF). Written by the MTB, read by one WTB (and back).
+struct assignment_flags {
+  unsigned* state;
+  unsigned* bucket;
+  unsigned* count;
+  unsigned long long* start;
+};
+
+}  // namespace adds
+
+// Knobs for tests and experiments; sssp() uses the defaults.
+struct adds_config {
+  unsigned pool_blocks = 0;          // 0: sized from the graph (n + arcs items, plus 2 per bucket)
+  int pool_retries = 3;              // on exhaustion: rerun with 4x the pool, this many times
+  unsigned max_worker_blocks = 0;    // 0: every block the occupancy API says fits
+  double watchdog_ms = 120000;       // device: total run-time bound, checked by the MTB
+  double stall_ms = 2000;            // device: bound on time without a completed item
+  double host_timeout_ms = 0;        // host: 0 = watchdog_ms + 10000
+  bool dynamic_delta = true;         // section 5.5 on (off: the initial delta throughout)
+};
+
+// What happened, for tests and the verbose trace.
+struct adds_report {
+  int status = 0;
+  int pool_retries_used = 0;
+  unsigned pool_blocks = 0;
+  unsigned worker_blocks = 0;
+  unsigned blocks_per_sm = 0;
+  double initial_delta = 0;
+  double final_delta = 0;
+  double min_delta = 0, max_delta = 0;
+  std::uint64_t delta_changes = 0;
+  std::uint64_t sweeps = 0;
+  std::uint64_t skipped = 0;
+  std::uint64_t max_in_flight = 0;
+};
+
+template <class W>
+result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const options& opts,
+                               const adds_config& cfg, adds_report* report = nullptr);
+
+}  // namespace tropic::detail

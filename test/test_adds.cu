@@ -1,0 +1,350 @@
+// ADDS (algorithms/adds.cu) against the CPU Dijkstra: the random-graph suite, the shared real
+// graphs, repeatability, degenerate shapes, and the failure paths (pool exhaustion, watchdogs).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "adds_queue.cuh"
+#include "random_graphs.hpp"
+#include "tropic/detail/gpu_backends.hpp"
+#include "tropic/device_matrix.hpp"
+#include "tropic/error.hpp"
+#include "tropic/io.hpp"
+#include "tropic/sssp.hpp"
+
+namespace {
+
+using namespace tropic;
+using tropic::detail::adds_config;
+using tropic::detail::adds_report;
+
+#define ADDS_REQUIRE_GPU()                                               \
+  do {                                                                   \
+    if (!tropic::gpu_available()) {                                      \
+      MESSAGE("no CUDA device: skipping the ADDS GPU test");             \
+      return;                                                            \
+    }                                                                    \
+  } while (0)
+
+template <class W>
+result<W> run_adds(const csr<W>& g, vertex source, options o = {}) {
+  device_matrix<W> a(g);
+  o.algorithm = algorithm::adds;
+  return sssp(a, source, o);
+}
+
+template <class W>
+void check_against_dijkstra(const csr<W>& g, vertex source, const options& o = {}) {
+  const result<W> want = dijkstra(g, source, false);
+  const result<W> got = run_adds(g, source, o);
+  const std::string problems = verify(g, source, want.distances, got);
+  CHECK_MESSAGE(problems.empty(), problems);
+  CHECK(got.stats.algorithm == "adds");
+}
+
+// A graph given by its arcs; build_csr drops self-loops and keeps the lightest parallel arc.
+template <class W>
+csr<W> from_arcs(const arc_list<W>& arcs) {
+  return build_csr(arcs);
+}
+
+// n vertices on a line, i -> i+1 (and back when `both`), weights 1..7.
+template <class W>
+csr<W> path_graph(vertex n, bool both) {
+  arc_list<W> l;
+  l.n = n;
+  for (vertex i = 0; i + 1 < n; ++i) {
+    l.push_back(i, i + 1, W(1 + i % 7));
+    if (both) l.push_back(i + 1, i, W(1 + (i * 5) % 7));
+  }
+  return from_arcs(l);
+}
+
+// A hub (vertex 0) with arcs to every other vertex, and every leaf with an arc back, plus a ring
+// through the leaves so that distances through the ring compete with the hub's direct arcs.
+template <class W>
+csr<W> star_graph(vertex leaves, std::uint64_t seed) {
+  testing::test_rng rng(seed);
+  arc_list<W> l;
+  l.n = leaves + 1;
+  for (vertex i = 1; i <= leaves; ++i) {
+    l.push_back(0, i, W(1 + rng.below(1000)));
+    l.push_back(i, 0, W(1 + rng.below(1000)));
+    l.push_back(i, i % leaves + 1, W(rng.below(3)));
+  }
+  return from_arcs(l);
+}
+
+// Uniform random digraph: n vertices, `degree` random out-arcs each, weights 0..max_w.
+template <class W>
+csr<W> random_graph(vertex n, unsigned degree, std::uint64_t max_w, std::uint64_t seed) {
+  testing::test_rng rng(seed);
+  arc_list<W> l;
+  l.n = n;
+  for (vertex u = 0; u < n; ++u)
+    for (unsigned j = 0; j < degree; ++j) {
+      W w;
+      if constexpr (std::is_floating_point_v<W>)
+        w = static_cast<W>(rng.uniform01() * double(max_w));
+      else
+        w = static_cast<W>(rng.below(max_w + 1));
+      l.push_back(u, static_cast<vertex>(rng.below(n)), w);
+    }
+  return from_arcs(l);
+}
+
+std::string data_file(const std::string& name) {
+  for (const char* dir : {TROPIC_SHARED_DATA, TROPIC_LOCAL_DATA}) {
+    const std::string p = std::string(dir) + "/" + name;
+    if (std::ifstream(p).good()) return p;
+  }
+  return {};
+}
+
+template <class W>
+void random_suite(std::size_t count, std::uint64_t base_seed) {
+  for (const auto& c : testing::test_graph_cases(count, base_seed)) {
+    CAPTURE(c.name());
+    const csr<W> g = c.graph<W>();
+    const vertex s = c.source(g.n);
+    check_against_dijkstra(g, s);
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("adds") {
+  TEST_CASE("adds: random graph suite, uint32 and float") {
+    ADDS_REQUIRE_GPU();
+    random_suite<std::uint32_t>(48, 1);
+    random_suite<float>(48, 1001);
+  }
+
+  TEST_CASE("adds: random graph suite, the other weight types") {
+    ADDS_REQUIRE_GPU();
+    random_suite<std::int32_t>(16, 2001);
+    random_suite<std::uint64_t>(16, 3001);
+    random_suite<std::int64_t>(16, 4001);
+    random_suite<double>(16, 5001);
+  }
+
+  TEST_CASE("adds: parents, fixed delta, infinite delta, static delta") {
+    ADDS_REQUIRE_GPU();
+    const auto g = random_graph<std::uint32_t>(20000, 6, 1000, 7);
+    options o;
+    o.parents = true;
+    check_against_dijkstra(g, 3, o);  // verify() checks every parent arc is tight
+    o.parents = false;
+    o.delta = 1;  // far too small: clipping, delta must grow
+    check_against_dijkstra(g, 3, o);
+    o.delta = std::numeric_limits<double>::infinity();  // one bucket: Bellman-Ford order
+    check_against_dijkstra(g, 3, o);
+
+    device_matrix<std::uint32_t> a(g);
+    adds_config cfg;
+    cfg.dynamic_delta = false;
+    adds_report rep;
+    const auto r = detail::adds_sssp_configured(a, 3, options{}, cfg, &rep);
+    const auto want = dijkstra(g, 3, false);
+    CHECK(verify(g, 3, want.distances, r).empty());
+    CHECK(rep.delta_changes == 0);
+    CHECK(rep.final_delta == rep.initial_delta);
+  }
+
+  TEST_CASE("adds: statistics") {
+    ADDS_REQUIRE_GPU();
+    const auto g = random_graph<float>(50000, 8, 100, 11);
+    device_matrix<float> a(g);
+    adds_report rep;
+    const auto r = detail::adds_sssp_configured(a, 0, options{}, adds_config{}, &rep);
+    const auto want = dijkstra(g, 0, false);
+    CHECK(verify(g, 0, want.distances, r).empty());
+    std::uint64_t reached = 0;
+    for (float d : want.distances) reached += d != infinity<float>();
+    CHECK(r.stats.algorithm == "adds");
+    CHECK(r.stats.vertices_relaxed >= reached);  // every reached vertex was scanned at least once
+    CHECK(r.stats.arcs_relaxed >= r.stats.vertices_relaxed);  // out-degree 8, few duplicates
+    CHECK(r.stats.milliseconds > 0);
+    CHECK(r.stats.delta > 0);
+    CHECK(rep.worker_blocks >= 1);
+    CHECK(rep.status == 1);
+    MESSAGE("adds n=50000 deg 8: ", r.stats.milliseconds, " ms, ", r.stats.vertices_relaxed,
+            " items (", double(r.stats.vertices_relaxed) / double(reached), " per reached vertex), ",
+            rep.worker_blocks, " WTBs (", rep.blocks_per_sm, "/SM), delta ", rep.initial_delta,
+            " -> ", rep.final_delta, " (", rep.delta_changes, " changes), ", rep.sweeps,
+            " sweeps, max in flight ", rep.max_in_flight);
+  }
+
+  TEST_CASE("adds: the same graph and source 100 times give identical distances") {
+    ADDS_REQUIRE_GPU();
+    const auto g = random_graph<float>(30000, 5, 1000, 23);
+    device_matrix<float> a(g);
+    options o;
+    o.algorithm = algorithm::adds;
+    const auto first = sssp(a, 17, o);
+    const auto want = dijkstra(g, 17, false);
+    REQUIRE(verify(g, 17, want.distances, first).empty());
+    int different = 0;
+    for (int i = 0; i < 100; ++i) different += sssp(a, 17, o).distances != first.distances;
+    CHECK(different == 0);
+  }
+
+  TEST_CASE("adds: tiny and degenerate graphs") {
+    ADDS_REQUIRE_GPU();
+    SUBCASE("one vertex") {
+      csr<std::uint32_t> g;
+      g.n = 1;
+      g.row_offsets = {0, 0};
+      const auto r = run_adds(g, 0);
+      REQUIRE(r.distances.size() == 1);
+      CHECK(r.distances[0] == 0);
+    }
+    SUBCASE("no arcs") {
+      csr<float> g;
+      g.n = 10;
+      g.row_offsets.assign(11, 0);
+      const auto r = run_adds(g, 4);
+      for (vertex v = 0; v < 10; ++v) CHECK(r.distances[v] == (v == 4 ? 0.f : infinity<float>()));
+    }
+    SUBCASE("a path of 100k vertices") {
+      check_against_dijkstra(path_graph<std::uint32_t>(100000, false), 0);
+      check_against_dijkstra(path_graph<double>(100000, true), 50000);
+    }
+  }
+
+  TEST_CASE("adds: huge-degree stars") {
+    ADDS_REQUIRE_GPU();
+    check_against_dijkstra(star_graph<std::uint32_t>(1000000, 5), 0);  // from the hub
+    check_against_dijkstra(star_graph<float>(300000, 6), 12345);       // from a leaf
+  }
+
+  TEST_CASE("adds: the shared real graphs") {
+    ADDS_REQUIRE_GPU();
+    struct data_case {
+      const char* file;
+      bool unit;
+      vertex source;
+    };
+    const data_case cases[] = {{"USA-road-d.NY.gr.gz", false, 0},
+                               {"USA-road-d.NY.gr.gz", false, 100000},
+                               {"soc-Slashdot0902.txt.gz", true, 0},
+                               {"cnr-2000.el.gz", true, 217849},
+                               {"mdual.mtx.gz", true, 0},
+                               {"mdual.mtx.gz", false, 0}};
+    for (const auto& c : cases) {
+      const std::string path = data_file(c.file);
+      if (path.empty()) {
+        const std::string why = std::string("skipping ") + c.file +
+                                ": not in TROPIC_SHARED_DATA or TROPIC_LOCAL_DATA";
+        MESSAGE(why);
+        continue;
+      }
+      CAPTURE(c.file);
+      CAPTURE(c.source);
+      read_options ro;
+      ro.unit_weights = c.unit;
+      const auto g = read_graph<std::uint32_t>(path, ro);
+      const auto want = dijkstra(g, c.source, false);
+      device_matrix<std::uint32_t> a(g);
+      adds_report rep;
+      const auto got = detail::adds_sssp_configured(a, c.source, options{}, adds_config{}, &rep);
+      CHECK_MESSAGE(verify(g, c.source, want.distances, got).empty(),
+                    verify(g, c.source, want.distances, got));
+      std::uint64_t reached = 0;
+      for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
+      MESSAGE(std::string(c.file), " source ", c.source, std::string(c.unit ? " unit" : " weighted"), ": ",
+              got.stats.milliseconds, " ms, work ",
+              double(got.stats.vertices_relaxed) / double(reached), " items per reached vertex, delta ",
+              rep.initial_delta, " -> ", rep.final_delta, " (", rep.delta_changes,
+              " changes), ", got.stats.buckets, " head switches");
+      if (std::string(c.file) == "USA-road-d.NY.gr.gz") {  // and once in float
+        const auto gf = read_graph<float>(path, ro);
+        const auto wf = dijkstra(gf, c.source, false);
+        const auto rf = run_adds(gf, c.source);
+        CHECK(verify(gf, c.source, wf.distances, rf).empty());
+      }
+    }
+  }
+
+  TEST_CASE("adds: pool exhaustion retries or fails with a message") {
+    ADDS_REQUIRE_GPU();
+    const auto g = star_graph<std::uint32_t>(200000, 9);
+    device_matrix<std::uint32_t> a(g);
+    const auto want = dijkstra(g, 0, false);
+    adds_config cfg;
+    cfg.pool_blocks = 33;  // one block per bucket and one spare: the hub's burst cannot fit
+    cfg.stall_ms = 200;
+    cfg.pool_retries = 0;
+    try {
+      detail::adds_sssp_configured(a, 0, options{}, cfg);
+      FAIL("a 33-block pool cannot hold the hub's 200000 pushes");
+    } catch (const error& e) {
+      CHECK(e.code() == error_code::out_of_memory);
+      CHECK(std::string(e.what()).find("pool") != std::string::npos);
+    }
+    cfg.pool_retries = 3;
+    adds_report rep;
+    const auto r = detail::adds_sssp_configured(a, 0, options{}, cfg, &rep);
+    CHECK(verify(g, 0, want.distances, r).empty());
+    CHECK(rep.pool_retries_used >= 1);
+    CHECK(rep.pool_blocks > 33);
+  }
+
+  TEST_CASE("adds: watchdogs end a run with a message instead of hanging") {
+    ADDS_REQUIRE_GPU();
+    const auto g = path_graph<std::uint32_t>(100000, false);  // ~100k dependent steps
+    device_matrix<std::uint32_t> a(g);
+    adds_config cfg;
+    cfg.watchdog_ms = 1e-3;  // the device bound trips on the first sweeps
+    try {
+      detail::adds_sssp_configured(a, 0, options{}, cfg);
+      FAIL("the device watchdog should have stopped the run");
+    } catch (const error& e) {
+      CHECK(e.code() == error_code::cuda);
+      CHECK(std::string(e.what()).find("watchdog") != std::string::npos);
+    }
+    cfg = adds_config{};
+    cfg.host_timeout_ms = 1e-3;  // the host raises the pinned flag at once
+    try {
+      detail::adds_sssp_configured(a, 0, options{}, cfg);
+      FAIL("the host timeout should have stopped the run");
+    } catch (const error& e) {
+      CHECK(e.code() == error_code::cuda);
+      CHECK(std::string(e.what()).find("host timeout") != std::string::npos);
+    }
+    // The device is usable afterwards.
+    const auto r = detail::adds_sssp_configured(a, 0, options{}, adds_config{});
+    CHECK(verify(g, 0, dijkstra(g, 0, false).distances, r).empty());
+  }
+
+  TEST_CASE("adds: few worker blocks, and the host entry point") {
+    ADDS_REQUIRE_GPU();
+    const auto g = random_graph<std::uint32_t>(20000, 4, 50, 31);
+    device_matrix<std::uint32_t> a(g);
+    const auto want = dijkstra(g, 5, false);
+    for (unsigned workers : {1u, 2u, 7u}) {
+      CAPTURE(workers);
+      adds_config cfg;
+      cfg.max_worker_blocks = workers;
+      adds_report rep;
+      const auto r = detail::adds_sssp_configured(a, 5, options{}, cfg, &rep);
+      CHECK(verify(g, 5, want.distances, r).empty());
+      CHECK(rep.worker_blocks == workers);
+    }
+    options o;
+    o.algorithm = algorithm::adds;
+    const auto r = sssp(g, 5, o);  // uploads, then dispatches
+    CHECK(verify(g, 5, want.distances, r).empty());
+  }
+
+  TEST_CASE("adds: small graph for the sanitizers") {
+    ADDS_REQUIRE_GPU();
+    check_against_dijkstra(random_graph<std::uint32_t>(2000, 4, 20, 41), 0);
+    check_against_dijkstra(star_graph<float>(5000, 42), 0);
+  }
+}
