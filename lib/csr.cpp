@@ -336,16 +336,34 @@ graph_stats compute_stats(const csr<W>& g) {
   for (std::int64_t su = 0; su < sn; ++su) {
     if (asymmetric) continue;  // one witness is enough; skip the rest cheaply
     const vertex u = static_cast<vertex>(su);
-    for (arc_index k = g.row_offsets[u]; k < g.row_offsets[u + 1]; ++k) {
-      const vertex v = g.columns[k];
+    // Parallel arcs count: the arcs u -> v and v -> u must agree as multisets of weights
+    // (pull over A' = A relies on it), so compare the runs of equal columns, not one arc each.
+    const auto row_begin = g.columns.begin() + static_cast<std::ptrdiff_t>(g.row_offsets[u]);
+    const auto row_end = g.columns.begin() + static_cast<std::ptrdiff_t>(g.row_offsets[u + 1]);
+    for (auto it = row_begin; it != row_end;) {
+      const vertex v = *it;
+      const auto run_end = std::upper_bound(it, row_end, v);
       const auto b = g.columns.begin() + static_cast<std::ptrdiff_t>(g.row_offsets[v]);
       const auto e = g.columns.begin() + static_cast<std::ptrdiff_t>(g.row_offsets[v + 1]);
-      const auto it = std::lower_bound(b, e, u);
-      if (it == e || *it != u ||
-          g.weights[static_cast<std::size_t>(it - g.columns.begin())] != g.weights[k]) {
+      const auto back = std::equal_range(b, e, u);
+      const std::size_t k = static_cast<std::size_t>(it - g.columns.begin());
+      const std::size_t r = static_cast<std::size_t>(back.first - g.columns.begin());
+      const std::size_t len = static_cast<std::size_t>(run_end - it);
+      bool same = static_cast<std::size_t>(back.second - back.first) == len;
+      if (same && len == 1) {
+        same = g.weights[k] == g.weights[r];
+      } else if (same) {
+        std::vector<W> mine(g.weights.begin() + k, g.weights.begin() + k + len);
+        std::vector<W> theirs(g.weights.begin() + r, g.weights.begin() + r + len);
+        std::sort(mine.begin(), mine.end());
+        std::sort(theirs.begin(), theirs.end());
+        same = mine == theirs;
+      }
+      if (!same) {
         ++asymmetric;
         break;
       }
+      it = run_end;
     }
   }
   s.symmetric = asymmetric == 0;

@@ -37,21 +37,26 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTROPIC_CUDA=ON -DCMAKE_CUDA_
   "${cmake_prefix[@]}" >"$out/configure.log"
 cmake --build "$build" -j"$(nproc)" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 
+status=0
 echo "== tests"
-ctest --test-dir "$build" --output-on-failure -j4 2>&1 | tee "$out/ctest.log" | tail -25
+ctest --test-dir "$build" --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
+grep -E "tests passed|FAILED|\(Failed\)|\(Timeout\)" "$out/ctest.log" || true
 
 if ((sanitize)); then
   # The sanitizers slow kernels 10-100x: run the GPU suites on their smaller cases.
-  cases='*vertex of degree 100k*,*select, gather*,*host entry point*,*bad input*,*overflow*,*same graph and source*'
+  cases='*small graph for the sanitizers*,*vertex of degree 100k*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*'
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
     compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 \
       "$build/test/tropic_tests" -ts=operators,delta_stepping,adds -tc="$cases" 2>&1 |
-      tee "$out/sanitizer-$tool.log" | tail -6
+      tee "$out/sanitizer-$tool.log" | tail -6 || status=1
   done
 fi
 
 if ((bench)); then
   echo "== benchmark ($suite suite)"
-  "$build/bench/tropic_bench" --suite "$suite" --out "$out/bench" 2>"$out/bench-progress.log" | tail -60
+  "$build/bench/tropic_bench" --suite "$suite" --out "$out/bench" 2>"$out/bench-progress.log" || status=1
+  # The short table last: the summary's main table.
+  sed -n '/^## Results/,/^## [A-Z]/p' "$out/bench/summary.md" | grep '^|' | head -80
 fi
+exit $status

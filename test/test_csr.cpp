@@ -376,3 +376,20 @@ TEST_SUITE("csr") {
     CHECK(std::string(tropic::weight_type_name<double>()) == "double");
   }
 }
+
+TEST_SUITE("csr") {
+  TEST_CASE("compute_stats: symmetry counts parallel arcs as a multiset") {
+    // Rows sorted by column; 0 -> 1 twice (weights 2 and 5), 1 -> 0 once (weight 2).
+    tropic::csr<std::uint32_t> g;
+    g.n = 2;
+    g.row_offsets = {0, 2, 3};
+    g.columns = {1, 1, 0};
+    g.weights = {2, 5, 2};
+    CHECK_FALSE(tropic::compute_stats(g).symmetric);
+    // Mirror the second arc: now both directions hold {2, 5}.
+    g.row_offsets = {0, 2, 4};
+    g.columns = {1, 1, 0, 0};
+    g.weights = {5, 2, 2, 5};
+    CHECK(tropic::compute_stats(g).symmetric);
+  }
+}
