@@ -5,6 +5,7 @@
 #include "tropic/detail/backends.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/error.hpp"
+#include "tropic/operators.hpp"
 
 namespace tropic {
 
@@ -28,6 +29,10 @@ result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts) {
     case algorithm::delta_stepping:
       return detail::delta_stepping_sssp(a, source, o);
     case algorithm::adds: return detail::adds_sssp(a, source, o);
+    case algorithm::near_far: return detail::near_far_sssp(a, source, o);
+    case algorithm::workfront:
+      return detail::workfront_sssp(a, source, o, load_balance::automatic);
+    case algorithm::da2cf: return detail::da2cf_sssp(a, source, o);
     case algorithm::bellman_ford:
       o.delta = std::numeric_limits<double>::infinity();
       return detail::delta_stepping_sssp(a, source, o);

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <type_traits>
 
 #include "tropic/operators.hpp"
@@ -222,6 +223,23 @@ __global__ void gather_values(const vertex* idx, std::size_t count, const W* in,
     const vertex i = idx[k];
     out_idx[k] = i;
     out_val[k] = in[i];
+  }
+}
+
+// select over a listed pattern: each listed i whose value is in range is written once, with its
+// value; the stamp array remembers the call that wrote i last (as list_once).
+template <class W>
+__global__ void select_listed(const vertex* pattern, std::size_t count, const W* in,
+                              value_range<W> range, std::uint32_t* stamps, std::uint32_t stamp,
+                              vertex* out_idx, W* out_val, unsigned long long* out_count) {
+  for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < count;
+       k += std::size_t(gridDim.x) * blockDim.x) {
+    const vertex i = pattern[k];
+    const W x = in[i];
+    if (!in_range(x, range) || atomicExch(&stamps[i], stamp) == stamp) continue;
+    const unsigned long long at = atomicAdd(out_count, 1ull);
+    out_idx[at] = i;
+    out_val[at] = x;
   }
 }
 
@@ -543,6 +561,26 @@ W reduce(S, const dense_vector<W>& u, gpu_context& ctx) {
   return h;
 }
 
+template <class S, class W>
+W reduce(S, const sparse_vector<W>& u, gpu_context& ctx) {
+  const std::size_t k = u.nvals();
+  if (k == 0) return S::identity();
+  std::size_t bytes = 0;
+  W* out = nullptr;
+  TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, u.values(), out, k,
+                                              detail::monoid_op<S>{}, S::identity(), ctx.stream()));
+  const std::size_t offset = (bytes + 255) / 256 * 256;
+  char* temp = static_cast<char*>(ctx.temp(offset + sizeof(W)));
+  out = reinterpret_cast<W*>(temp + offset);
+  TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, u.values(), out, k,
+                                              detail::monoid_op<S>{}, S::identity(), ctx.stream()));
+  W h{};
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&h, out, sizeof(W), cudaMemcpyDeviceToHost, ctx.stream()));
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+  ctx.round_trips++;
+  return h;
+}
+
 }  // namespace tropic
 
 namespace tropic {
@@ -594,6 +632,43 @@ void gather(sparse_vector<W>& out, const dense_vector<W>& in, const sparse_vecto
     detail::check_launch();
   }
   out.set_nvals(k);
+}
+
+template <class W>
+void select(sparse_vector<W>& out, const dense_vector<W>& in, const sparse_vector<W>& pattern,
+            value_range<W> range, gpu_context& ctx) {
+  const std::size_t k = pattern.nvals();
+  if (out.size() < std::min<std::size_t>(k, in.size()))
+    throw error(error_code::invalid_value,
+                "select: the output holds " + std::to_string(out.size()) + " entries, up to " +
+                    std::to_string(std::min<std::size_t>(k, in.size())) + " may be selected");
+  if (k == 0) {
+    out.set_nvals(0);
+    return;
+  }
+  std::uint32_t* stamps = ctx.stamps(in.size());
+  const std::uint32_t stamp = ctx.next_stamp();
+  auto* count = reinterpret_cast<unsigned long long*>(ctx.zeroed_counter());
+  detail::select_listed<<<detail::blocks_for(k), tuning::block_threads, 0, ctx.stream()>>>(
+      pattern.indices(), k, in.data(), range, stamps, stamp, out.indices(), out.values(), count);
+  detail::check_launch();
+  out.set_nvals(static_cast<std::size_t>(ctx.read_counter()));
+}
+
+template <class W>
+void append(sparse_vector<W>& w, const sparse_vector<W>& u, gpu_context& ctx) {
+  const std::size_t at = w.nvals(), k = u.nvals();
+  if (at + k > w.size())
+    throw error(error_code::invalid_value, "append: " + std::to_string(at) + " + " +
+                                               std::to_string(k) + " entries exceed the capacity " +
+                                               std::to_string(w.size()));
+  if (k) {
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(w.indices() + at, u.indices(), k * sizeof(vertex),
+                                      cudaMemcpyDeviceToDevice, ctx.stream()));
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(w.values() + at, u.values(), k * sizeof(W),
+                                      cudaMemcpyDeviceToDevice, ctx.stream()));
+  }
+  w.set_nvals(at + k);
 }
 
 template <class W>
@@ -673,7 +748,8 @@ std::size_t nvals(const dense_vector<W>& u, gpu_context& ctx) {
   template void ewise_mult<S, W>(dense_vector<W>&, const mask_view<W>&, accumulator, S,  \
                                          const dense_vector<W>&, const dense_vector<W>&,         \
                                          gpu_context&);                                          \
-  template W reduce<S, W>(S, const dense_vector<W>&, gpu_context&);
+  template W reduce<S, W>(S, const dense_vector<W>&, gpu_context&);                               \
+  template W reduce<S, W>(S, const sparse_vector<W>&, gpu_context&);
 
 #define TROPIC_INSTANTIATE_VECTOR_OPS(W)                                                         \
   template class light_heavy_split<W>;                                                   \
@@ -681,6 +757,9 @@ std::size_t nvals(const dense_vector<W>& u, gpu_context& ctx) {
                                   gpu_context&);                                                 \
   template void gather<W>(sparse_vector<W>&, const dense_vector<W>&,                     \
                                   const sparse_vector<W>&, gpu_context&);                        \
+  template void select<W>(sparse_vector<W>&, const dense_vector<W>&, const sparse_vector<W>&,     \
+                          value_range<W>, gpu_context&);                                         \
+  template void append<W>(sparse_vector<W>&, const sparse_vector<W>&, gpu_context&);             \
   template W reduce_min<W>(const dense_vector<W>&, value_range<W>, gpu_context&);        \
   template void assign<W>(dense_vector<W>&, const mask_view<W>&, W, bool, gpu_context&); \
   template void assign<W>(dense_vector<W>&, const sparse_vector<W>&, gpu_context&);      \

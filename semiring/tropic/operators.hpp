@@ -129,6 +129,20 @@ template <class W>
 void gather(sparse_vector<W>& out, const dense_vector<W>& in, const sparse_vector<W>& pattern,
             gpu_context& ctx);
 
+// out = { (i, in[i]) : i listed in `pattern`, in[i] in range }, each index once: `pattern` may be
+// a worklist that repeats an index (Near-Far's far pile), `out` never does (the stamp mechanism of
+// vxm's `improved` output); order unspecified; `out` must not be `pattern`. Near-Far's near/far
+// split and its far-pile compaction (Davidson et al. IV-C) are calls of this select.
+template <class W>
+void select(sparse_vector<W>& out, const dense_vector<W>& in, const sparse_vector<W>& pattern,
+            value_range<W> range, gpu_context& ctx);
+
+// w = w ++ u: u's entries after w's, as they are (a worklist's push_back: the result may repeat
+// an index until a select over it as pattern). Throws error_code::invalid_value when the entries
+// would not fit in w (capacity w.size()).
+template <class W>
+void append(sparse_vector<W>& w, const sparse_vector<W>& u, gpu_context& ctx);
+
 // The minimum of the entries of `in` inside `range` (infinity<W>() if none): the next
 // non-empty bucket's lower end.
 template <class W>
@@ -162,6 +176,9 @@ void apply(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, unar
 // Monoid reduction of the present entries of u to a scalar (min or plus).
 template <class S, class W = typename S::value_type>
 W reduce(S semiring, const dense_vector<W>& u, gpu_context& ctx);
+// The same over the entries of a sparse vector (the identity when it has none).
+template <class S, class W = typename S::value_type>
+W reduce(S semiring, const sparse_vector<W>& u, gpu_context& ctx);
 
 // Number of present (non-identity) entries of a dense vector.
 template <class W>

@@ -4,6 +4,10 @@
 #include "tropic/device_matrix.hpp"
 #include "tropic/sssp.hpp"
 
+namespace tropic {
+enum class load_balance;  // semiring/tropic/operators.hpp
+}  // namespace tropic
+
 namespace tropic::detail {
 
 // algorithms/delta_stepping.cu: delta-stepping in the min-plus algebra (bellman_ford is the
@@ -14,6 +18,21 @@ result<W> delta_stepping_sssp(const device_matrix<W>& a, vertex source, const op
 // algorithms/adds.cu: asynchronous dynamic delta-stepping (Wang et al., PPoPP'21).
 template <class W>
 result<W> adds_sssp(const device_matrix<W>& a, vertex source, const options& opts);
+
+// algorithms/near_far.cu: Near-Far (Davidson et al., IPDPS'14, IV-C): a near set and a far pile.
+template <class W>
+result<W> near_far_sssp(const device_matrix<W>& a, vertex source, const options& opts);
+
+// algorithms/workfront.cu: Workfront Sweep (Davidson et al. IV-C), Bellman-Ford over a
+// deduplicated frontier; `balance` is the push's traversal strategy (IV-B), sssp() passes
+// load_balance::automatic, tests and the bench pick one.
+template <class W>
+result<W> workfront_sssp(const device_matrix<W>& a, vertex source, const options& opts,
+                         load_balance balance);
+
+// algorithms/da2cf.cu: Dijkstra adapted to compound frontiers (Martin et al., ICCS'09).
+template <class W>
+result<W> da2cf_sssp(const device_matrix<W>& a, vertex source, const options& opts);
 
 // algorithms/gpu_result.cu: the epilogue every GPU algorithm shares. One pass over the arcs
 //  - detects distances that overflowed W (a reached u with an arc u -> v whose sum saturates
