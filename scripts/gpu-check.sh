@@ -3,23 +3,28 @@
 # test suite, compute-sanitizer memcheck and racecheck on the GPU tests, then the quick
 # benchmark, printing a short table last.
 #
-# Usage: scripts/gpu-check.sh [--no-sanitizer] [--no-bench] [--suite quick|full]
+# Usage: scripts/gpu-check.sh [--no-sanitizer] [--no-bench] [--only-bench] [--suite quick|full]
+#                             [--bench-arg ARG]...   (passed on to tropic_bench)
 # Dependencies: as scripts/install-deps.sh, or Debian packages carried in .deps/debs (the GPU
 # machine has no package registry): they are unpacked into a prefix and used from there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sanitize=1 bench=1 suite=quick
+sanitize=1 bench=1 tests=1 suite=quick bench_args=()
 while (($#)); do
   case "$1" in
     --no-sanitizer) sanitize=0 ;;
     --no-bench) bench=0 ;;
+    --only-bench) tests=0 sanitize=0 ;;
+    --bench-arg) bench_args+=("$2"); shift ;;
     --suite) suite=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
 build=${TROPIC_BUILD_DIR:-build-gpu}
-out=${OUT:-$build/gpu-check}
+# Logs go to $build/gpu-check; on the device tool's machine the few that matter are copied to
+# $OUT at the end (it returns at most 8 files).
+out=$build/gpu-check
 mkdir -p "$out"
 
 cmake_prefix=()
@@ -38,9 +43,11 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTROPIC_CUDA=ON -DCMAKE_CUDA_
 cmake --build "$build" -j"$(nproc)" >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 
 status=0
+if ((tests)); then
 echo "== tests"
 ctest --test-dir "$build" --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
 grep -E "tests passed|FAILED|\(Failed\)|\(Timeout\)" "$out/ctest.log" || true
+fi
 
 if ((sanitize)); then
   # The sanitizers slow kernels 10-100x: run the GPU suites on their smaller cases.
@@ -55,8 +62,13 @@ fi
 
 if ((bench)); then
   echo "== benchmark ($suite suite)"
-  "$build/bench/tropic_bench" --suite "$suite" --out "$out/bench" 2>"$out/bench-progress.log" || status=1
+  "$build/bench/tropic_bench" --suite "$suite" --out "$out/bench" "${bench_args[@]}" 2>"$out/bench-progress.log" || status=1
   # The short table last: the summary's main table.
   sed -n '/^## Results/,/^## [A-Z]/p' "$out/bench/summary.md" | grep '^|' | head -80
+fi
+if [ -n "${OUT:-}" ]; then
+  cp "$out"/ctest.log "$out"/device.txt "$OUT"/ 2>/dev/null || true
+  cp "$out"/sanitizer-*.log "$OUT"/ 2>/dev/null || true
+  cp "$out"/bench/results.csv "$out"/bench/summary.md "$out"/bench/ceilings.csv "$OUT"/ 2>/dev/null || true
 fi
 exit $status
