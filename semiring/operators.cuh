@@ -4,6 +4,7 @@
 // semiring; semiring/inst/*.cu instantiate it per weight type.
 #pragma once
 
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -174,6 +175,39 @@ struct frontier_row_length {
 // Pull: groups of Group threads per output row i (rows of the view are i's in-arcs for vxm over
 // A'); w(i) = accum(w(i), ⊕_j u(j) ⊗ A(i, j)). One group owns a row, so no atomics; rows the mask
 // excludes are skipped before any arc is read.
+// The write of one pulled row: w(i) = accum(w(i), acc), listing i when it improved into range.
+template <class S, class W>
+__device__ __forceinline__ void pull_write(W* w, vertex i, W acc, accumulator accum,
+                                           std::uint32_t* stamps, std::uint32_t stamp,
+                                           vertex* improved, unsigned long long* improved_count,
+                                           const value_range<W>& range) {
+  const W old = w[i];
+  W now;
+  if (accum == accumulator::none) now = acc;
+  else if (accum == accumulator::min) now = acc < old ? acc : old;
+  else now = acc == S::identity() ? old : (old == S::identity() ? acc : old + acc);
+  w[i] = now;
+  if (improved && now < old && in_range(now, range))
+    list_once(i, stamps, stamp, improved, improved_count);
+}
+
+// ⊕ over arcs [first, last) of one row, strided by `step` from `start`.
+template <class S, class W>
+__device__ __forceinline__ W pull_partial(const csr_view<W>& a, const W* u, arc_index first,
+                                          arc_index last, unsigned start, unsigned step) {
+  W acc = S::identity();
+  for (arc_index arc = first + start; arc < last; arc += step) {
+    const W x = u[a.columns[arc]];
+    if (x != S::identity()) acc = S::add(acc, S::mul(x, a.weights[arc]));
+  }
+  return acc;
+}
+
+// Pull: groups of Group threads per output row i (rows of the view are i's in-arcs for vxm over
+// A'); w(i) = accum(w(i), ⊕_j u(j) ⊗ A(i, j)). One group owns a row, so no atomics; rows the mask
+// excludes are skipped before any arc is read. Rows of tuning::pull_long_row arcs or more are
+// left to pull_long_rows: one warp on a row of a million arcs would hold the whole pass back
+// (the skew of Kronecker graphs).
 template <class S, class W, int Group>
 __global__ void pull_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
                           accumulator accum, std::uint32_t* stamps, std::uint32_t stamp,
@@ -185,26 +219,50 @@ __global__ void pull_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, ma
                                           : (((1u << Group) - 1) << ((threadIdx.x % 32) / Group * Group));
   for (std::size_t i = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / Group; i < a.n;
        i += groups) {
-    if (!mask_allows(mask, vertex(i))) continue;  // uniform within the group
-    W acc = S::identity();
-    for (arc_index arc = ranges.first(vertex(i)) + lane; arc < ranges.last(vertex(i)); arc += Group) {
-      const W x = u[a.columns[arc]];
-      if (x != S::identity()) acc = S::add(acc, S::mul(x, a.weights[arc]));
-    }
+    const arc_index first = ranges.first(vertex(i)), last = ranges.last(vertex(i));
+    if (last - first >= tuning::pull_long_row) continue;  // pull_long_rows' row
+    if (!mask_allows(mask, vertex(i))) continue;          // uniform within the group
+    W acc = pull_partial<S>(a, u, first, last, lane, Group);
     for (int offset = Group / 2; offset > 0; offset /= 2)
       acc = S::add(acc, __shfl_xor_sync(group_mask, acc, offset, Group));
-    if (lane == 0) {
-      const W old = w[i];
-      W now;
-      if (accum == accumulator::none) now = acc;
-      else if (accum == accumulator::min) now = acc < old ? acc : old;
-      else now = acc == S::identity() ? old : (old == S::identity() ? acc : old + acc);
-      w[i] = now;
-      if (improved && now < old && in_range(now, range))
-        list_once(vertex(i), stamps, stamp, improved, improved_count);
-    }
+    if (lane == 0)
+      pull_write<S>(w, vertex(i), acc, accum, stamps, stamp, improved, improved_count, range);
   }
 }
+
+// The long rows, a whole block each: the list and its length were selected on the device, so
+// the host never waits for them.
+template <class S, class W>
+__global__ void __launch_bounds__(tuning::block_threads)
+pull_long_rows(csr_view<W> a, row_ranges ranges, const vertex* rows,
+               const std::uint64_t* row_count, const W* u, W* w, mask_view<W> mask,
+               accumulator accum, std::uint32_t* stamps, std::uint32_t stamp, vertex* improved,
+               unsigned long long* improved_count, value_range<W> range) {
+  struct monoid_add {
+    __device__ W operator()(W x, W y) const { return S::add(x, y); }
+  };
+  using reduce_t = cub::BlockReduce<W, tuning::block_threads>;
+  __shared__ typename reduce_t::TempStorage temp;
+  const std::uint64_t count = *row_count;
+  for (std::uint64_t k = blockIdx.x; k < count; k += gridDim.x) {
+    const vertex i = rows[k];
+    if (!mask_allows(mask, i)) continue;  // uniform within the block
+    const W partial = pull_partial<S>(a, u, ranges.first(i), ranges.last(i), threadIdx.x,
+                                      tuning::block_threads);
+    const W acc = reduce_t(temp).Reduce(partial, monoid_add{});
+    if (threadIdx.x == 0)
+      pull_write<S>(w, i, acc, accum, stamps, stamp, improved, improved_count, range);
+    __syncthreads();  // temp is reused by the next row
+  }
+}
+
+template <class W>
+struct long_row_pred {
+  row_ranges ranges;
+  __device__ bool operator()(vertex i) const {
+    return ranges.last(i) - ranges.first(i) >= tuning::pull_long_row;
+  }
+};
 
 template <class W>
 __global__ void assign_masked(W* w, vertex n, mask_view<W> mask, W value, bool replace, W cleared) {
@@ -405,6 +463,21 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
     pull_rows<S, W, 4><<<blocks_for(std::size_t(n) * 4), tuning::block_threads, 0, s>>>(
         view, ranges, u, w.data(), mask, accum, stamps, stamp, list, count, improved_range);
   check_launch();
+  {
+    // The long rows: selected on the device (count included), then a block each.
+    device_buffer<vertex> long_rows(n, s);
+    device_buffer<std::uint64_t> long_count(1, s);
+    long_row_pred<W> pred{ranges};
+    std::size_t bytes = 0;
+    TROPIC_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<vertex>(0),
+                                            long_rows.data(), long_count.data(), n, pred, s));
+    TROPIC_CUDA_CHECK(cub::DeviceSelect::If(ctx.temp(bytes), bytes, thrust::counting_iterator<vertex>(0),
+                                            long_rows.data(), long_count.data(), n, pred, s));
+    pull_long_rows<S, W><<<tuning::pull_long_row_blocks, tuning::block_threads, 0, s>>>(
+        view, ranges, long_rows.data(), long_count.data(), u, w.data(), mask, accum, stamps, stamp,
+        list, count, improved_range);
+    check_launch();
+  }
   if (counters) {
     counters->pull_calls++;
     counters->rows += n;

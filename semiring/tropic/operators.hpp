@@ -48,8 +48,10 @@ struct descriptor {
   direction dir = direction::automatic;
   load_balance balance = load_balance::automatic;
   // automatic direction: pull when the input holds more than n / pull_ratio entries and the
-  // matrix offers the needed transpose (Beamer-style switch; measured in bench/).
-  unsigned pull_ratio = 16;
+  // matrix offers the needed transpose. Measured on the H100 (bench/RESULTS.md): a push from
+  // 10% of kron-22's vertices costs 0.22 ms and a full pull pass 1-3.6 ms, so pull pays only
+  // for frontiers of about half the vertices.
+  unsigned pull_ratio = 2;
 };
 
 // A value range [lo, hi) in W; hi == infinity<W>() leaves it open above (infinity itself, "no

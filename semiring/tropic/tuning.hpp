@@ -10,4 +10,8 @@ inline constexpr std::size_t max_blocks = 1u << 20;
 inline constexpr int push_threads = 256;
 inline constexpr int push_items_per_thread = 4;
 inline constexpr std::size_t push_max_blocks = 132 * 16;
+// Pull: rows of at least this many arcs get a whole block (the rest a thread group each), and
+// at most this many blocks walk the device-selected list of such rows.
+inline constexpr unsigned long long pull_long_row = 4096;
+inline constexpr unsigned pull_long_row_blocks = 132 * 4;
 }  // namespace tropic::tuning
