@@ -409,8 +409,10 @@ void bench_graph(const csr<W>& g, const graph_report& gr, const config& c, progr
           }
           // A run slower than --slow-ms is timed once and not repeated (DA2CF on a road graph
           // needs one pass per distinct distance: minutes, not milliseconds).
-          const bool slow = k == 0 && wall > c.slow_ms;
-          if (slow) r.note = "timed once (first run took " + std::to_string(int(wall)) + " ms)";
+          // The one-off upload of a GPU graph does not count towards "slow".
+          const double solve_ms = res.stats.milliseconds > 0 ? res.stats.milliseconds : wall;
+          const bool slow = k == 0 && solve_ms > c.slow_ms;
+          if (slow) r.note = "timed once (first run took " + std::to_string(int(solve_ms)) + " ms)";
           if (k < warmup && !slow) continue;
           // A CPU algorithm that leaves stats.milliseconds at 0 is timed by our own clock.
           times.push_back(res.stats.milliseconds > 0 ? res.stats.milliseconds : wall);
