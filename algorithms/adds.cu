@@ -821,11 +821,6 @@ result<W> adds_sssp(const device_matrix<W>& a, vertex source, const options& opt
   template result<W> adds_sssp<W>(const device_matrix<W>&, vertex, const options&);         \
   template result<W> adds_sssp_configured<W>(const device_matrix<W>&, vertex, const options&, \
                                              const adds_config&, adds_report*);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic::detail

@@ -98,11 +98,6 @@ result<W> da2cf_sssp(const device_matrix<W>& A, vertex source, const options& op
 
 #define TROPIC_INSTANTIATE(W) \
   template result<W> da2cf_sssp<W>(const device_matrix<W>&, vertex, const options&);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic::detail

@@ -131,12 +131,7 @@ result<W> dijkstra(const csr<W>& g, vertex source, bool parents) {
 }
 
 #define TROPIC_INSTANTIATE(W) template result<W> dijkstra<W>(const csr<W>&, vertex, bool);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 #undef TROPIC_INSTANTIATE
 
 }  // namespace tropic

@@ -61,11 +61,6 @@ result<W> gpu_sssp(const csr<W>& g, vertex source, const options& opts) {
 #define TROPIC_INSTANTIATE(W)                                                              \
   template result<W> sssp<W>(const device_matrix<W>&, vertex, const options&);            \
   template result<W> detail::gpu_sssp<W>(const csr<W>&, vertex, const options&);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic

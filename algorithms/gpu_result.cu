@@ -128,11 +128,6 @@ double resolve_delta(const device_matrix<W>& a, const options& opts) {
   template void finish_result<W>(const device_matrix<W>&, const W*, vertex, const options&,   \
                                  result<W>&, cudaStream_t);                                    \
   template double resolve_delta<W>(const device_matrix<W>&, const options&);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic::detail

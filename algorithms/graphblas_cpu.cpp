@@ -481,12 +481,7 @@ result<W> graphblas_cpu_sssp(const csr<W>& g, vertex source, const options& opts
 
 #define TROPIC_INSTANTIATE(W) \
   template result<W> graphblas_cpu_sssp<W>(const csr<W>&, vertex, const options&);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 #undef TROPIC_INSTANTIATE
 
 }  // namespace tropic::detail

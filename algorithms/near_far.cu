@@ -142,11 +142,6 @@ result<W> near_far_sssp(const device_matrix<W>& A, vertex source, const options&
 
 #define TROPIC_INSTANTIATE(W) \
   template result<W> near_far_sssp<W>(const device_matrix<W>&, vertex, const options&);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic::detail

@@ -173,11 +173,6 @@ result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
 #define TROPIC_INSTANTIATE(W)                                                         \
   template result<W> sssp<W>(const csr<W>&, vertex, const options&);                  \
   template void detail::check_sssp_arguments<W>(const csr<W>&, vertex, algorithm);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic

@@ -194,12 +194,7 @@ std::string verify(const csr<W>& g, vertex source, const std::vector<W>& want,
 
 #define TROPIC_INSTANTIATE(W) \
   template std::string verify<W>(const csr<W>&, vertex, const std::vector<W>&, const result<W>&);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 #undef TROPIC_INSTANTIATE
 
 }  // namespace tropic

@@ -459,12 +459,7 @@ csr<To> convert_weights(const csr<From>& g) {
   template csr<W> build_csr<W>(const arc_list<W>&, const build_options&); \
   template graph_stats compute_stats<W>(const csr<W>&);                   \
   template void require_non_negative<W>(const csr<W>&, const char*);
-TROPIC_INSTANTIATE_CSR(std::uint32_t)
-TROPIC_INSTANTIATE_CSR(std::int32_t)
-TROPIC_INSTANTIATE_CSR(std::uint64_t)
-TROPIC_INSTANTIATE_CSR(std::int64_t)
-TROPIC_INSTANTIATE_CSR(float)
-TROPIC_INSTANTIATE_CSR(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE_CSR)
 #undef TROPIC_INSTANTIATE_CSR
 
 #define TROPIC_INSTANTIATE_CONVERT_TO(To)                                         \
@@ -474,12 +469,7 @@ TROPIC_INSTANTIATE_CSR(double)
   template csr<To> convert_weights<To, std::int64_t>(const csr<std::int64_t>&);   \
   template csr<To> convert_weights<To, float>(const csr<float>&);                 \
   template csr<To> convert_weights<To, double>(const csr<double>&);
-TROPIC_INSTANTIATE_CONVERT_TO(std::uint32_t)
-TROPIC_INSTANTIATE_CONVERT_TO(std::int32_t)
-TROPIC_INSTANTIATE_CONVERT_TO(std::uint64_t)
-TROPIC_INSTANTIATE_CONVERT_TO(std::int64_t)
-TROPIC_INSTANTIATE_CONVERT_TO(float)
-TROPIC_INSTANTIATE_CONVERT_TO(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE_CONVERT_TO)
 #undef TROPIC_INSTANTIATE_CONVERT_TO
 
 }  // namespace tropic

@@ -193,11 +193,6 @@ void split_light_heavy(const csr_view<W>& a, double delta, arc_index* split, cud
 #define TROPIC_INSTANTIATE(W)                                                                \
   template class device_matrix<W>;                                                           \
   template void split_light_heavy<W>(const csr_view<W>&, double, arc_index*, cudaStream_t);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic

@@ -503,12 +503,7 @@ csr<W> generate(const std::string& spec, std::uint64_t seed) {
   template csr<W> generate_uniform<W>(vertex, int, std::uint64_t, W, W); \
   template csr<W> generate_grid<W>(vertex, vertex, std::uint64_t, W, W); \
   template csr<W> generate<W>(const std::string&, std::uint64_t);
-TROPIC_INSTANTIATE(std::uint32_t)
-TROPIC_INSTANTIATE(std::int32_t)
-TROPIC_INSTANTIATE(std::uint64_t)
-TROPIC_INSTANTIATE(std::int64_t)
-TROPIC_INSTANTIATE(float)
-TROPIC_INSTANTIATE(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 #undef TROPIC_INSTANTIATE
 
 }  // namespace tropic

@@ -1655,12 +1655,7 @@ void write_binary_cache(const csr<W>& g, const std::string& path) {
   template void write_matrix_market<W>(const csr<W>&, const std::string&);                      \
   template void write_galois<W>(const csr<W>&, const std::string&);                             \
   template void write_binary_cache<W>(const csr<W>&, const std::string&);
-TROPIC_INSTANTIATE_IO(std::uint32_t)
-TROPIC_INSTANTIATE_IO(std::int32_t)
-TROPIC_INSTANTIATE_IO(std::uint64_t)
-TROPIC_INSTANTIATE_IO(std::int64_t)
-TROPIC_INSTANTIATE_IO(float)
-TROPIC_INSTANTIATE_IO(double)
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE_IO)
 #undef TROPIC_INSTANTIATE_IO
 
 }  // namespace tropic

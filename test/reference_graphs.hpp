@@ -2,11 +2,16 @@
 // (scipy's Dijkstra, from shared/data/README.md), for every algorithm's tests.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
 
 #include "tropic/csr.hpp"
+#include "tropic/io.hpp"
 
 namespace tropic::testing {
 
@@ -53,6 +58,32 @@ distance_summary summarize(const std::vector<W>& d) {
     s.sum += std::uint64_t(x);
   }
   return s;
+}
+
+// Calls f(g, ref) for every reference answer whose graph is present, reading each file once
+// (uint32 weights: the file's, or 1 where the README's answers use unit weights); says which
+// files it skipped and why.
+template <class F>
+void for_each_reference_graph(F&& f) {
+  std::string loaded;
+  csr<std::uint32_t> g;
+  for (const auto& ref : reference_answers) {
+    CAPTURE(ref.file);
+    CAPTURE(ref.source);
+    const std::string path = find_data(ref.file);
+    if (path.empty()) {
+      MESSAGE("skipping " << ref.file << ": not in " << TROPIC_SHARED_DATA << " nor "
+                          << TROPIC_LOCAL_DATA);
+      continue;
+    }
+    if (loaded != path) {
+      read_options ro;
+      ro.unit_weights = ref.unit_weights;
+      g = read_graph<std::uint32_t>(path, ro);
+      loaded = path;
+    }
+    f(g, ref);
+  }
 }
 
 }  // namespace tropic::testing

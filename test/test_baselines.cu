@@ -299,23 +299,8 @@ TEST_SUITE("baselines") {
 
   TEST_CASE("the shared real graphs: reference answers") {
     TROPIC_REQUIRE_GPU();
-    std::string loaded;
-    csr<std::uint32_t> g;
-    for (const auto& ref : tropic::testing::reference_answers) {
-      CAPTURE(ref.file);
-      CAPTURE(ref.source);
-      const std::string path = tropic::testing::find_data(ref.file);
-      if (path.empty()) {
-        MESSAGE("skipping " << ref.file << ": not in " << TROPIC_SHARED_DATA << " nor "
-                            << TROPIC_LOCAL_DATA);
-        continue;
-      }
-      if (loaded != path) {
-        read_options ro;
-        ro.unit_weights = ref.unit_weights;
-        g = read_graph<std::uint32_t>(path, ro);
-        loaded = path;
-      }
+    tropic::testing::for_each_reference_graph([&](const csr<std::uint32_t>& g,
+                                                  const tropic::testing::reference_answer& ref) {
       const device_matrix<std::uint32_t> a(g);
       const auto want = dijkstra(g, ref.source, false);
       for (algorithm algo : baselines) {
@@ -330,7 +315,7 @@ TEST_SUITE("baselines") {
         CHECK(s.sum == ref.sum);
         CHECK(verify(g, ref.source, want.distances, got) == "");
       }
-    }
+    });
   }
 
   TEST_CASE("overflow: a distance beyond uint32 is an error, never a wrapped value") {

@@ -102,23 +102,8 @@ TEST_SUITE("delta_stepping") {
 
   TEST_CASE("the shared real graphs: reference answers") {
     TROPIC_REQUIRE_GPU();
-    std::string loaded;
-    csr<std::uint32_t> g;
-    for (const auto& ref : tropic::testing::reference_answers) {
-      CAPTURE(ref.file);
-      CAPTURE(ref.source);
-      const std::string path = tropic::testing::find_data(ref.file);
-      if (path.empty()) {
-        MESSAGE("skipping " << ref.file << ": not in " << TROPIC_SHARED_DATA << " nor "
-                            << TROPIC_LOCAL_DATA);
-        continue;
-      }
-      if (loaded != path) {
-        read_options ro;
-        ro.unit_weights = ref.unit_weights;
-        g = read_graph<std::uint32_t>(path, ro);
-        loaded = path;
-      }
+    tropic::testing::for_each_reference_graph([&](const csr<std::uint32_t>& g,
+                                                  const tropic::testing::reference_answer& ref) {
       const device_matrix<std::uint32_t> a(g);
       for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford}) {
         options o;
@@ -132,7 +117,7 @@ TEST_SUITE("delta_stepping") {
         const auto want = dijkstra(g, ref.source, false);
         CHECK(verify(g, ref.source, want.distances, got) == "");
       }
-    }
+    });
   }
 
   TEST_CASE("bad input: a clear error, nothing written") {

@@ -193,38 +193,15 @@ TEST_SUITE("dijkstra") {
   }
 
   TEST_CASE("the shared real graphs: scipy's reference answers") {
-    std::string loaded;
-    csr<std::uint32_t> g;
-    for (const auto& ref : tropic::testing::reference_answers) {
-      const std::string file = ref.file;
-      CAPTURE(file);
-      CAPTURE(ref.source);
-      const std::string path = tropic::testing::find_data(ref.file);
-      if (path.empty()) {
-        MESSAGE("skipping " << ref.file << ": not in " << TROPIC_SHARED_DATA << " nor "
-                            << TROPIC_LOCAL_DATA);
-        continue;
-      }
-      if (loaded != path) {
-        read_options opts;
-        opts.unit_weights = ref.unit_weights;
-        g = read_graph<std::uint32_t>(path, opts);
-        loaded = path;
-      }
+    tropic::testing::for_each_reference_graph([](const csr<std::uint32_t>& g,
+                                                 const tropic::testing::reference_answer& ref) {
       const auto r = dijkstra(g, ref.source, true);
-      vertex reached = 0;
-      std::uint64_t max_distance = 0, sum = 0;
-      for (auto d : r.distances) {
-        if (d == infinity<std::uint32_t>()) continue;
-        ++reached;
-        max_distance = std::max<std::uint64_t>(max_distance, d);
-        sum += d;
-      }
-      CHECK(reached == ref.reached);
-      CHECK(max_distance == ref.max_distance);
-      CHECK(sum == ref.sum);
+      const auto s = tropic::testing::summarize(r.distances);
+      CHECK(s.reached == ref.reached);
+      CHECK(s.max_distance == ref.max_distance);
+      CHECK(s.sum == ref.sum);
       CHECK(verify(g, ref.source, r.distances, r) == "");
-    }
+    });
   }
 }
 

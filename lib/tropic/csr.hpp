@@ -21,6 +21,11 @@ inline constexpr bool is_weight_type_v =
     std::is_same_v<W, std::uint64_t> || std::is_same_v<W, std::int64_t> ||
     std::is_same_v<W, float> || std::is_same_v<W, double>;
 
+// Applies X to every weight type we ship: explicit instantiations are written once per file as
+// TROPIC_FOR_EACH_WEIGHT(MY_INSTANTIATE_MACRO).
+#define TROPIC_FOR_EACH_WEIGHT(X) \
+  X(std::uint32_t) X(std::int32_t) X(std::uint64_t) X(std::int64_t) X(float) X(double)
+
 // The "no path" value: +inf for floats, max() for integers (GraphBLAS's MIN monoid identity).
 template <class W>
 constexpr W infinity() noexcept {
