@@ -8,4 +8,9 @@ jobs=${TROPIC_JOBS:-$(nproc)}
 
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j"$jobs"
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "note: no usable CUDA device here: the GPU test cases skip, each printing why (see below)"
+  # Show one GPU suite's skip messages in the log, so the skip is visible, not silent.
+  "$build"/test/tropic_tests -ts=delta_stepping -s 2>&1 | grep -m3 "skipped" || true
+fi
 ctest --test-dir "$build" --output-on-failure -j"$jobs"
