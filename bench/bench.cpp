@@ -152,6 +152,7 @@ config parse_args(int argc, char** argv) {
       c.suite = v();
     } else if (a == "--graphs") {
       c.graphs = split_commas(v());
+      if (c.graphs.empty()) throw usage_error("--graphs expects a comma-separated list of graphs");
     } else if (a == "--algorithms") {
       c.algorithms_given = true;
       for (const auto& name : split_commas(v())) {
@@ -713,6 +714,12 @@ int run_typed(const config& c) {
     } catch (const std::exception& ex) {
       gr.skipped = std::string("load failed: ") + ex.what();
       progress.message("skipping " + e.name + ": " + ex.what());
+      reports.push_back(gr);
+      continue;
+    }
+    if (g.n == 0) {
+      gr.skipped = "the graph has no vertices";
+      progress.message("skipping " + e.name + ": the graph has no vertices");
       reports.push_back(gr);
       continue;
     }

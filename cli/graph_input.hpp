@@ -97,6 +97,7 @@ struct graph_request {
   std::uint64_t seed = 1;  // generator seed, and the seed of hashed weights for unweighted files
   bool unit_weights = false;
   bool symmetrize = false;
+  bool compact_ids = false;  // SNAP: renumber sparse ids
   bool progress = true;
 };
 
@@ -129,6 +130,7 @@ csr<W> load_as(const graph_request& r, graph_origin& origin) {
     ro.weight_seed = r.seed;
     ro.progress = r.progress;
     ro.build.symmetrize = r.symmetrize;
+    ro.compact_ids = r.compact_ids;
     g = read_graph<W>(r.graph, ro, &origin.file);
   }
   origin.load_ms =

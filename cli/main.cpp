@@ -51,11 +51,13 @@ constexpr const char* graph_help =
     "                    vertex pair, 1..255, the same for both directions)\n"
     "  --seed S          generator seed, and seed of hashed weights (default 1)\n"
     "  --symmetrize      add v->u for every u->v (files only; generators say what they are)\n"
+    "  --compact-ids     SNAP edge lists: renumber sparse ids 0..k-1 in order of appearance\n"
     "  --quiet           no progress messages on stderr\n";
 
 const std::vector<option_spec> graph_options = {
     {"weights", 0, true},     {"unit-weights", 0, false}, {"seed", 0, true},
     {"symmetrize", 0, false}, {"quiet", 'q', false},      {"help", 'h', false},
+    {"compact-ids", 0, false},
 };
 
 std::vector<option_spec> with_graph_options(std::vector<option_spec> extra) {
@@ -70,6 +72,7 @@ graph_request graph_request_from(const parsed_args& a, const std::string& graph)
   r.seed = a.get_u64("seed", 1);
   r.unit_weights = a.has("unit-weights");
   r.symmetrize = a.has("symmetrize");
+  r.compact_ids = a.has("compact-ids");
   r.progress = !a.has("quiet");
   if (r.symmetrize && is_generator_spec(graph))
     throw usage_error("--symmetrize applies to files; kron and grid graphs are symmetric already");
@@ -539,7 +542,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::bad_alloc&) {
     std::fflush(stdout);
-    std::fprintf(stderr, "tropic: error: out of memory\n");
+    std::fprintf(stderr,
+                 "tropic: error: out of host memory. A SNAP edge list with a few very large ids "
+                 "makes n = largest id + 1: try --compact-ids\n");
     return 1;
   } catch (const std::exception& e) {
     std::fflush(stdout);

@@ -352,7 +352,8 @@ bool store_weight(S x, bool allow_negative, W& out, std::string& why) {
         why = std::string("is negative; ") + weight_type_name<W>() + " cannot hold it";
         return false;
       } else if (!allow_negative) {
-        why = "is negative; negative weights need read_options.allow_negative (Bellman-Ford only)";
+        why = "is negative; shortest paths here need non-negative weights (the library reads "
+              "negative ones only with read_options.allow_negative, for Bellman-Ford)";
         return false;
       }
     }
@@ -1057,12 +1058,8 @@ struct snap_line {
     if (r != number::ok || x >= id_limit) {
       in.fail(error_code::invalid_index,
               std::string(what) + " " + quote(t) + " is out of range: ids must be below " +
-                  std::to_string(id_limit) + " (use compact_ids for sparse 64-bit ids)");
-    }
-    if (have_announced && x >= announced) {
-      in.fail(error_code::invalid_index,
-              std::string(what) + " " + quote(t) + " is out of range " + id_range(announced, 0) +
-                  " ('Nodes: " + std::to_string(announced) + "' in the header)");
+                  std::to_string(id_limit) +
+                  " (renumber sparse ids: read_options.compact_ids, tropic --compact-ids)");
     }
     part.max_id = std::max(part.max_id, x);
     return static_cast<vertex>(x);

@@ -214,6 +214,12 @@ TEST_SUITE("io") {
     CHECK(row(g, 4) ==
           std::vector<std::pair<vertex, std::uint32_t>>{{0, tropic::edge_weight(0, 4, 0)}});
 
+    // Stock SNAP files may be 1-based or skip ids: 'Nodes:' is a lower bound on n, not a limit.
+    const auto one_based =
+        tropic::read_graph<std::uint32_t>(t.file("b.txt", "# Nodes: 3 Edges: 3\n1 2\n2 3\n3 1\n"));
+    CHECK(one_based.n == 4);
+    CHECK(one_based.arcs() == 3);
+
     const auto w = tropic::read_graph<float>(t.file("w.txt", "3 1 0.5\n1 3 1.5\n"), {}, &info);
     CHECK(info.weighted);
     CHECK(w.n == 4);
@@ -366,7 +372,7 @@ TEST_SUITE("io") {
         {"four.txt", "0 1 2 3\n", "got 4 columns", error_code::parse},
         {"one.txt", "# c\n7\n", "got 1 columns", error_code::parse},
         {"negid.txt", "0 -1\n", "invalid target id '-1'", error_code::parse},
-        {"nodes.txt", "# Nodes: 3 Edges: 1\n0 3\n", "target id '3' is out of range 0..2",
+        {"bigid.txt", "0 1\n4294967296 0\n", "source id '4294967296' is out of range",
          error_code::invalid_index},
         {"word.txt", "hello world\n", "unknown format: first line 'hello world'",
          error_code::parse},
