@@ -6,7 +6,9 @@
 # Usage: scripts/gpu-check.sh [--no-sanitizer] [--no-bench] [--only-bench] [--suite quick|full]
 #                             [--bench-arg ARG]...   (passed on to tropic_bench)
 # Dependencies: as scripts/install-deps.sh, or Debian packages carried in .deps/debs (the GPU
-# machine has no package registry): they are unpacked into a prefix and used from there.
+# machine has no package registry): scripts/fetch-gpu-deps.sh downloads them here, the device
+# run carries `.deps` (and `data`, a copy of ../shared/data), and this script unpacks them into
+# a private prefix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize=1 bench=1 tests=1 suite=quick bench_args=()
