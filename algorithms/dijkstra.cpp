@@ -37,15 +37,6 @@ W saturating_add(W a, W b) noexcept {
 }
 
 template <class W>
-std::string show(W w) {
-  if constexpr (std::is_floating_point_v<W>) {
-    return std::to_string(static_cast<double>(w));
-  } else {
-    return std::to_string(w);
-  }
-}
-
-template <class W>
 W largest_finite() noexcept {
   if constexpr (std::is_floating_point_v<W>) {
     return std::numeric_limits<W>::max();
@@ -65,10 +56,10 @@ void throw_if_overflowed(const csr<W>& g, const std::vector<W>& dist) {
       if (dist[v] != infinity<W>()) continue;
       throw error(error_code::overflow,
                   "dijkstra: the distance of vertex " + std::to_string(v) + " (via vertex " +
-                      std::to_string(u) + " at distance " + show(dist[u]) +
-                      " and an arc of weight " + show(g.weights[k]) +
+                      std::to_string(u) + " at distance " + weight_string(dist[u]) +
+                      " and an arc of weight " + weight_string(g.weights[k]) +
                       ") exceeds the largest finite distance " + weight_type_name<W>() +
-                      " can hold, " + show(largest_finite<W>()) +
+                      " can hold, " + weight_string(largest_finite<W>()) +
                       "; use a wider weight type (uint64, int64 or double)");
     }
   }

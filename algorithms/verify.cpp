@@ -18,14 +18,7 @@ namespace {
 
 template <class W>
 std::string show(W w) {
-  if (w == infinity<W>()) return "inf";
-  if constexpr (std::is_floating_point_v<W>) {
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%.9g", static_cast<double>(w));
-    return buffer;
-  } else {
-    return std::to_string(w);
-  }
+  return w == infinity<W>() ? "inf" : weight_string(w);
 }
 
 // Integers exactly; floats within 1e-5 relative, or 1e-5 absolute below magnitude 1, where a

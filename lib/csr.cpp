@@ -59,16 +59,6 @@ namespace {
 // so on a loaded machine) do not pay for themselves.
 constexpr arc_index parallel_threshold = arc_index{1} << 20;
 
-template <class W>
-std::string value_string(W w) {
-  std::ostringstream s;
-  if constexpr (std::is_floating_point_v<W>) {
-    s.precision(std::numeric_limits<W>::max_digits10);
-  }
-  s << +w;  // unary + prints 8-bit types as numbers, harmless for the rest
-  return s.str();
-}
-
 // One arc inside a row while that row is being sorted.
 template <class W>
 struct row_entry {
@@ -123,7 +113,7 @@ csr<W> build_csr(const arc_list<W>& arcs, const build_options& options) {
     if (bad != none) {
       throw error(error_code::invalid_value,
                   "build_csr: arc " + std::to_string(bad) + " (" + std::to_string(src[bad]) +
-                      " -> " + std::to_string(dst[bad]) + ") has weight " + value_string(wt[bad]) +
+                      " -> " + std::to_string(dst[bad]) + ") has weight " + weight_string(wt[bad]) +
                       "; weights must be finite");
     }
   }
@@ -384,7 +374,7 @@ void require_non_negative(const csr<W>& g, const char* algorithm) {
     const vertex u = static_cast<vertex>(it - g.row_offsets.begin() - 1);
     throw error(error_code::invalid_value, "arc " + std::to_string(k) + " (" + std::to_string(u) +
                                                " -> " + std::to_string(g.columns[k]) +
-                                               ") has negative weight " + value_string(w[k]) +
+                                               ") has negative weight " + weight_string(w[k]) +
                                                "; " + (algorithm ? algorithm : "this algorithm") +
                                                " needs non-negative weights");
   }
@@ -446,7 +436,7 @@ csr<To> convert_weights(const csr<From>& g) {
                 "cannot convert weights from " + std::string(weight_type_name<From>()) + " to " +
                     weight_type_name<To>() + ": arc " + std::to_string(k) + " (" +
                     std::to_string(u) + " -> " + std::to_string(g.columns[k]) + ") has weight " +
-                    value_string(w[k]) + ", which " + weight_type_name<To>() +
+                    weight_string(w[k]) + ", which " + weight_type_name<To>() +
                     " cannot hold exactly");
   }
   const std::int64_t sm = static_cast<std::int64_t>(g.weights.size());

@@ -74,15 +74,6 @@ inline std::uint64_t scale_to(std::uint64_t r, std::uint64_t bound) noexcept {
 #endif
 }
 
-template <class W>
-std::string show(W w) {
-  if constexpr (std::is_floating_point_v<W>) {
-    return std::to_string(static_cast<double>(w));
-  } else {
-    return std::to_string(w);
-  }
-}
-
 // Integer weights drawn uniformly from [min_weight, max_weight], stored as W. For floating W the
 // integers are those in [ceil(min), floor(max)].
 template <class W>
@@ -92,21 +83,21 @@ class weight_draw {
     if constexpr (std::is_floating_point_v<W>) {
       if (!std::isfinite(min_weight) || !std::isfinite(max_weight))
         throw error(error_code::invalid_value,
-                    std::string(who) + ": weight bounds must be finite, got [" + show(min_weight) +
-                        ", " + show(max_weight) + "]");
+                    std::string(who) + ": weight bounds must be finite, got [" + weight_string(min_weight) +
+                        ", " + weight_string(max_weight) + "]");
       lo_ = std::ceil(static_cast<double>(min_weight));
       const double hi = std::floor(static_cast<double>(max_weight));
       constexpr double exact = 9007199254740992.0;  // 2^53: beyond it doubles skip integers
       if (!(lo_ <= hi) || std::fabs(lo_) > exact || std::fabs(hi) > exact)
         throw error(error_code::invalid_value,
-                    std::string(who) + ": the weight range [" + show(min_weight) + ", " +
-                        show(max_weight) + "] must contain an integer and lie within +-2^53");
+                    std::string(who) + ": the weight range [" + weight_string(min_weight) + ", " +
+                        weight_string(max_weight) + "] must contain an integer and lie within +-2^53");
       span_ = static_cast<std::uint64_t>(hi - lo_);
     } else {
       if (min_weight > max_weight)
         throw error(error_code::invalid_value, std::string(who) + ": min_weight " +
-                                                   show(min_weight) + " > max_weight " +
-                                                   show(max_weight));
+                                                   weight_string(min_weight) + " > max_weight " +
+                                                   weight_string(max_weight));
       lo_ = static_cast<std::uint64_t>(min_weight);
       // Modular arithmetic gives the width even for signed bounds of opposite signs.
       span_ = static_cast<std::uint64_t>(max_weight) - static_cast<std::uint64_t>(min_weight);

@@ -128,14 +128,6 @@ std::string quote(std::string_view t) {
 }
 
 template <class T>
-std::string value_string(T x) {
-  std::ostringstream s;
-  if constexpr (std::is_floating_point_v<T>) s.precision(std::numeric_limits<T>::max_digits10);
-  s << x;
-  return s.str();
-}
-
-template <class T>
 T load_le(const char* p) {
   T x;
   std::memcpy(&x, p, sizeof x);
@@ -1228,7 +1220,7 @@ void load_weights(const std::string& path, const char* data, const read_options&
     if (!store_weight<W>(x, o.allow_negative, g.weights[k], why)) {
       fail(error_code::invalid_value, path,
            "arc " + std::to_string(k) + " (" + std::to_string(row_of(g, k)) + " -> " +
-               std::to_string(g.columns[k]) + "): weight " + value_string(x) + " " + why);
+               std::to_string(g.columns[k]) + "): weight " + weight_string(x) + " " + why);
     }
   }
 }

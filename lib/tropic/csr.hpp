@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -37,7 +38,17 @@ constexpr W infinity() noexcept {
 }
 
 template <class W>
-const char* weight_type_name() noexcept;  // "uint32", "int32", "uint64", "int64", "float", "double"
+const char* weight_type_name() noexcept;
+
+// A weight or distance as error messages print it: floats with every significant digit, so the
+// value a user sees is the value that was read or computed.
+template <class W>
+std::string weight_string(W w) {
+  std::ostringstream s;
+  if constexpr (std::is_floating_point_v<W>) s.precision(std::numeric_limits<W>::max_digits10);
+  s << +w;  // unary + prints 8-bit types as numbers, harmless for the rest
+  return s.str();
+}  // "uint32", "int32", "uint64", "int64", "float", "double"
 
 template <class W>
 struct arc_list {
