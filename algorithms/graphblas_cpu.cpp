@@ -93,11 +93,6 @@ struct grb;
     static GrB_Info extract(W* x, GrB_Index* count, GrB_Vector v) {                           \
       return GrB_Vector_extractTuples_##T(nullptr, x, count, v);                              \
     }                                                                                         \
-    static GrB_Info import(GrB_Matrix* a, GrB_Index n, const GrB_Index* ap,                   \
-                           const GrB_Index* aj, const W* ax, GrB_Index m) {                   \
-      return GrB_Matrix_import_##T(a, GrB_##T, n, n, ap, aj, ax, n + 1, m, m,                 \
-                                   GrB_CSR_FORMAT);                                           \
-    }                                                                                         \
   };
 TROPIC_GRB_TRAITS(std::uint32_t, UINT32)
 TROPIC_GRB_TRAITS(std::int32_t, INT32)
@@ -322,7 +317,7 @@ result<W> graphblas_cpu_sssp(const csr<W>& g, vertex source, const options& opts
     // GraphBLAS wants non-null arrays even when there are no entries.
     const GrB_Index no_column = 0;
     const W no_weight = 0;
-    graphblas_check(T::import(a.out(), n, rows.offsets.empty() ? g.row_offsets.data()
+    graphblas_check(import_matrix<W>(a.out(), n, rows.offsets.empty() ? g.row_offsets.data()
                                                                : rows.offsets.data(),
                               m ? rows.columns.data() : &no_column,
                               m ? weights.data() : &no_weight, m),

@@ -224,23 +224,6 @@ GrB_Vector dense_vector(GrB_Type type, const std::vector<T>& values) {
   return v.release();
 }
 
-// GrB_Matrix_import (copies the arrays) of an n x n CSR matrix of W.
-template <class W>
-GrB_Info import_matrix(GrB_Matrix* a, GrB_Index n, const GrB_Index* ap, const GrB_Index* aj,
-                       const W* ax, GrB_Index m) {
-#define TROPIC_IMPORT(T, SUFFIX)                                                   \
-  if constexpr (std::is_same_v<W, T>)                                              \
-    return GrB_Matrix_import_##SUFFIX(a, GrB_##SUFFIX, n, n, ap, aj, ax, n + 1, m, m, \
-                                      GrB_CSR_FORMAT);
-  TROPIC_IMPORT(std::uint32_t, UINT32)
-  TROPIC_IMPORT(std::int32_t, INT32)
-  TROPIC_IMPORT(std::uint64_t, UINT64)
-  TROPIC_IMPORT(std::int64_t, INT64)
-  TROPIC_IMPORT(float, FP32)
-  TROPIC_IMPORT(double, FP64)
-#undef TROPIC_IMPORT
-  return GrB_NOT_IMPLEMENTED;
-}
 
 // Calls f(W{}) for the tropic weight type of a GrB_Type; false for any other type.
 template <class F>
@@ -389,7 +372,7 @@ extern "C" int tropic_read_matrix(GrB_Matrix* A, const char* path, GrB_Type type
       const GrB_Index no_column = 0;
       const W no_weight = 0;
       grb_handle<GrB_Matrix> out;
-      grb(import_matrix<W>(out.out(), n, g.row_offsets.data(), m ? columns.data() : &no_column,
+      grb(tropic::detail::import_matrix<W>(out.out(), n, g.row_offsets.data(), m ? columns.data() : &no_column,
                            m ? g.weights.data() : &no_weight, m),
           "GrB_Matrix_import");
       *A = out.release();

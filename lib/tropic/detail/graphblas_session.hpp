@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 extern "C" {
 #include <GraphBLAS.h>
 }
@@ -76,5 +77,24 @@ class grb_handle {
  private:
   Object object_ = nullptr;
 };
+
+// GrB_Matrix_import (GraphBLAS copies the arrays) of an n x n CSR matrix of W, for every
+// weight type tropic ships; GrB_NOT_IMPLEMENTED for any other.
+template <class W>
+inline GrB_Info import_matrix(GrB_Matrix* a, GrB_Index n, const GrB_Index* ap, const GrB_Index* aj,
+                       const W* ax, GrB_Index m) {
+#define TROPIC_IMPORT(T, SUFFIX)                                                   \
+  if constexpr (std::is_same_v<W, T>)                                              \
+    return GrB_Matrix_import_##SUFFIX(a, GrB_##SUFFIX, n, n, ap, aj, ax, n + 1, m, m, \
+                                      GrB_CSR_FORMAT);
+  TROPIC_IMPORT(std::uint32_t, UINT32)
+  TROPIC_IMPORT(std::int32_t, INT32)
+  TROPIC_IMPORT(std::uint64_t, UINT64)
+  TROPIC_IMPORT(std::int64_t, INT64)
+  TROPIC_IMPORT(float, FP32)
+  TROPIC_IMPORT(double, FP64)
+#undef TROPIC_IMPORT
+  return GrB_NOT_IMPLEMENTED;
+}
 
 }  // namespace tropic::detail
