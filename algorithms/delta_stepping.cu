@@ -4,9 +4,17 @@
 //
 // Light and heavy arcs are the masked views AL = A .* (A <= Δ) and AH = A .* (A > Δ) of one
 // weight-sorted matrix (light_heavy_split: one pass over the rows). Each line of the loop is one
-// operator call. Host round trips: one counter read per light iteration (the size of the next
-// B, fused into the push), and three per bucket (S, the heavy step's stragglers, the next
-// bucket's lower end). Bellman-Ford is the same code with Δ = ∞: one bucket, every arc light.
+// operator call. Bellman-Ford is the same code with Δ = ∞: one bucket, every arc light.
+//
+// Two drivers of the same loop (options.loop, issue #4):
+//  - host-driven: one counter read per light iteration (the size of the next B, fused into the
+//    push) and three per bucket (S, the heavy step's stragglers, the next bucket's lower end);
+//    push or pull and the load-balanced push are chosen per step from the frontier's size. Right
+//    for big frontiers (Kronecker graphs: 5 buckets, 21 steps of millions of arcs).
+//  - device-driven: the same operator calls captured once into a CUDA graph whose conditional
+//    WHILE nodes the GPU evaluates itself (tropic/device_loop.hpp). Right for long, thin
+//    searches (a 2048 x 2048 grid: ~200 buckets, ~5,000 steps of a few thousand arcs each, where
+//    the host-driven loop spends ~60 µs per step waiting, bench/RESULTS.md).
 //
 // Correctness does not depend on the bucket arithmetic being exact: a heavy arc that lands back
 // in the current bucket (possible only through floating-point rounding of the bucket bounds)
@@ -17,8 +25,10 @@
 #include <type_traits>
 
 #include "tropic/detail/gpu_backends.hpp"
+#include "tropic/device_loop.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
+#include "tropic/tuning.hpp"
 
 namespace tropic::detail {
 
@@ -32,7 +42,7 @@ struct bucket_bounds {
   double delta;  // the width actually used (integral for integer W)
 
   // A width at or beyond the largest finite W is one bucket (Bellman-Ford).
-  static double width_for(double requested) {
+  __host__ __device__ static double width_for(double requested) {
     if (!(requested < double(std::numeric_limits<W>::max())))
       return std::numeric_limits<double>::infinity();
     if constexpr (std::is_integral_v<W>)
@@ -42,7 +52,7 @@ struct bucket_bounds {
   }
   explicit bucket_bounds(double requested) : delta(width_for(requested)) {}
 
-  W bound(std::uint64_t i) const {
+  __host__ __device__ W bound(std::uint64_t i) const {
     if (std::isinf(delta)) return i == 0 ? W(0) : infinity<W>();
     if constexpr (std::is_integral_v<W>) {
       using U = std::make_unsigned_t<W>;
@@ -55,10 +65,12 @@ struct bucket_bounds {
       return b >= double(std::numeric_limits<W>::max()) ? infinity<W>() : W(b);
     }
   }
-  value_range<W> range(std::uint64_t i) const { return {bound(i), bound(i + 1)}; }
+  __host__ __device__ value_range<W> range(std::uint64_t i) const {
+    return {bound(i), bound(i + 1)};
+  }
 
   // The bucket holding the finite value x.
-  std::uint64_t index_of(W x) const {
+  __host__ __device__ std::uint64_t index_of(W x) const {
     if (std::isinf(delta)) return 0;
     double guess = std::floor(double(x) / delta);
     std::uint64_t i = guess > 0 ? static_cast<std::uint64_t>(guess) : 0;
@@ -67,6 +79,93 @@ struct bucket_bounds {
     return i;
   }
 };
+
+// The device-driven loop's state, read and written by the operators on the device.
+template <class W>
+struct bucket_state {
+  value_range<W> range;  // bucket i: [iΔ, (i+1)Δ)
+  W next;                // min{ t[v] : t[v] >= (i+1)Δ }, from reduce_min
+  std::uint64_t index;   // i
+  std::uint64_t buckets;  // buckets processed (statistics)
+};
+
+// The outer loop's last step, on the device: stay in bucket i when the heavy step sent
+// stragglers back into it (float rounding only), else move to the bucket of `next` (skipping
+// empty ones), or stop.
+template <class W>
+__global__ void advance_bucket(bucket_state<W>* s, unsigned long long* stragglers,
+                               bucket_bounds<W> buckets, cudaGraphConditionalHandle more) {
+  ++s->buckets;
+  if (*stragglers) {
+    *stragglers = 0;  // bucket i is selected again, stragglers included
+    cudaGraphSetConditional(more, 1);
+    return;
+  }
+  if (s->range.hi == infinity<W>() || s->next == infinity<W>()) {
+    cudaGraphSetConditional(more, 0);
+    return;
+  }
+  s->index = buckets.index_of(s->next);
+  s->range = buckets.range(s->index);
+  cudaGraphSetConditional(more, 1);
+}
+
+// Buckets i, i+1, ... to the end, driven by the GPU: the host loop below, captured.
+template <class W>
+void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& split,
+                           const bucket_bounds<W>& buckets, std::uint64_t i, dense_vector<W>& t,
+                           gpu_context& ctx, statistics& st) {
+  const vertex n = A.rows();
+  const bool has_heavy = !std::isinf(buckets.delta);
+  const min_plus<W> min_plus_semiring;
+  cudaStream_t stream = ctx.stream();
+  device_worklist B(n, stream), B_next(n, stream), S(n, stream);
+  bucket_state<W> initial{buckets.range(i), infinity<W>(), i, 0};
+  device_buffer<bucket_state<W>> state(1, stream);
+  state.upload(&initial, 1);
+  value_range<W>* bucket = &state.data()->range;
+  // Everything the captured operators use exists before capture.
+  ctx.temp(device_loop_temp_bytes<W>(n));
+  ctx.stamps(n);
+  ctx.device_stamp();
+  ctx.blocks_done();
+  ctx.loop_statistics();
+  ctx.arcs_scanned();
+
+  device_graph g(ctx);
+  const loop_condition more_buckets = g.condition(1);
+  g.while_loop(more_buckets, [&] {
+    // B = { v : iΔ <= t[v] < (i+1)Δ }
+    select(B, t, bucket, ctx);
+    const loop_condition more_light = g.condition();
+    set_condition(more_light, B, ctx);
+    g.while_loop(more_light, [&] {
+      // t = min(t, AL' min.+ (t .* B)); B = { v : r[v] < t[v], iΔ <= r[v] < (i+1)Δ }
+      // (two steps per pass, B and B_next trading places; the second sets the condition)
+      vxm(t, min_plus_semiring, B, light(A, split), ctx, B_next, bucket);
+      vxm(t, min_plus_semiring, B_next, light(A, split), ctx, B, bucket, &more_light);
+    });
+    if (has_heavy) {
+      // S = { v : iΔ <= t[v] < (i+1)Δ }; t = min(t, AH' min.+ (t .* S)); B = stragglers
+      select(S, t, bucket, ctx);
+      vxm(t, min_plus_semiring, S, heavy(A, split), ctx, B, bucket);
+    }
+    // next = min{ t[v] : t[v] >= (i+1)Δ }; i = bucket of next, or stop
+    reduce_min(&state.data()->next, t, &bucket->hi, ctx);
+    advance_bucket<<<1, 1, 0, stream>>>(state.data(), B.count(), buckets, more_buckets.handle);
+    TROPIC_CUDA_CHECK(cudaGetLastError());
+  });
+  g.launch();
+
+  bucket_state<W> final_state{};
+  state.download(&final_state, 1);
+  std::uint64_t iterations = 0, vertices = 0;
+  ctx.read_loop_statistics(iterations, vertices);
+  st.buckets += final_state.buckets;
+  st.device_loop_buckets = final_state.buckets;
+  st.iterations += iterations;
+  st.vertices_relaxed += vertices;
+}
 
 }  // namespace
 
@@ -79,7 +178,13 @@ result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const op
   const bucket_bounds<W> buckets(bellman_ford ? std::numeric_limits<double>::infinity()
                                               : resolve_delta(A, opts));
   const min_plus<W> min_plus_semiring;
-  const descriptor desc;  // push/pull chosen per call from the frontier size
+  descriptor desc;  // push/pull chosen per call from the frontier size
+  if (opts.algorithm == algorithm::edge_wise) {
+    // Hohne et al.: every request generated edge-parallel (semiring/push_edge_wise.cuh); the
+    // paper never pulls. gpu_dispatch pins the host-driven loop and builds A.arc_sources().
+    desc.balance = load_balance::edge_wise;
+    desc.dir = direction::push;
+  }
   op_counters counters;
 
   dense_vector<W> t(n, stream);
@@ -103,14 +208,25 @@ result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const op
     assign(t, s, ctx);
   }
 
+  // Host-driven until `small_steps_to_hand_over` light steps in a row were each too small to pay
+  // for their round trip (tuning::device_loop_step_arcs, estimated as |B| x mean degree); then
+  // the GPU drives from bucket i on (selecting bucket i afresh is correct at any point: its
+  // settled vertices are merely relaxed again).
+  const double mean_degree = n ? double(A.arcs()) / n : 0;
+  bool device_driven = opts.loop == loop_control::device;
+  unsigned small_steps = 0;
   std::uint64_t i = 0;
   for (;;) {
+    if (device_driven) {
+      device_driven_buckets(A, split, buckets, i, t, ctx, st);
+      break;
+    }
     const value_range<W> bucket = buckets.range(i);  // [iΔ, (i+1)Δ)
     ++st.buckets;
     // B = { v : iΔ <= t[v] < (i+1)Δ }
     select(B, t, bucket, ctx);
     do {
-      while (B.nvals() > 0) {
+      while (B.nvals() > 0 && !device_driven) {
         // tB = t .* B
         gather(tB, t, B, ctx);
         st.vertices_relaxed += tB.nvals();
@@ -118,8 +234,13 @@ result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const op
         vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, tB, light(A, split), desc, ctx,
             &B, bucket, &counters);
         ++st.iterations;
+        small_steps = double(tB.nvals()) * mean_degree < tuning::device_loop_step_arcs
+                          ? small_steps + 1
+                          : 0;
+        device_driven = opts.loop == loop_control::automatic &&
+                        small_steps >= tuning::device_loop_small_steps;
       }
-      if (!has_heavy) break;
+      if (!has_heavy || device_driven) break;
       // S = { v : iΔ <= t[v] < (i+1)Δ }: every vertex settled in bucket i (with its distance)
       select(S, t, bucket, ctx);
       st.vertices_relaxed += S.nvals();
@@ -127,6 +248,10 @@ result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const op
       vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, S, heavy(A, split), desc, ctx,
           &B, bucket, &counters);
     } while (B.nvals() > 0);
+    if (device_driven) {
+      --st.buckets;  // bucket i is counted again by the device-driven loop
+      continue;
+    }
 
     // Skip empty buckets: i = bucket of min{ t[v] : t[v] >= (i+1)Δ }
     if (bucket.hi == infinity<W>()) break;
@@ -135,6 +260,7 @@ result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const op
     i = buckets.index_of(next);
   }
   st.milliseconds = timer.elapsed_ms();
+  st.host_round_trips = ctx.round_trips;
   st.arcs_relaxed = ctx.read_arcs_scanned();
   finish_result(A, t.data(), source, opts, out, stream);
   return out;

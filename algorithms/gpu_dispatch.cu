@@ -33,6 +33,19 @@ result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts) {
     case algorithm::workfront:
       return detail::workfront_sssp(a, source, o, load_balance::automatic);
     case algorithm::da2cf: return detail::da2cf_sssp(a, source, o);
+    case algorithm::rdbs: return detail::rdbs_sssp(a, source, o);
+    case algorithm::edge_wise:
+      // Hohne et al.'s delta-stepping is ours with every push in load_balance::edge_wise
+      // (semiring/push_edge_wise.cuh says how the two map), driven by the host as theirs is (the
+      // device-driven loop has no edge-wise push). The arc->source array is built once per
+      // matrix, outside the solve's timer, like the weight sort of the upload.
+      if (o.loop == loop_control::device)
+        throw error(error_code::invalid_value,
+                    "edge_wise runs host-driven (loop_control::host or automatic): its "
+                    "edge-parallel push has no device-driven form");
+      o.loop = loop_control::host;
+      a.arc_sources();
+      return detail::delta_stepping_sssp(a, source, o);
     case algorithm::bellman_ford:
       o.delta = std::numeric_limits<double>::infinity();
       return detail::delta_stepping_sssp(a, source, o);
@@ -50,6 +63,7 @@ result<W> gpu_sssp(const csr<W>& g, vertex source, const options& opts) {
   TROPIC_CUDA_CHECK(cudaSetDevice(opts.device));
   auto start = std::chrono::steady_clock::now();
   device_matrix<W> a(g);
+  if (opts.algorithm == algorithm::edge_wise) a.arc_sources();  // part of this call's setup
   double setup_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   result<W> r = sssp(a, source, opts);

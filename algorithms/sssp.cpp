@@ -32,6 +32,7 @@ constexpr named_algorithm all_algorithms[] = {
     {algorithm::workfront, "workfront", true},
     {algorithm::rdbs, "rdbs", true},
     {algorithm::da2cf, "da2cf", true},
+    {algorithm::edge_wise, "edge_wise", true},
 };
 
 // GPU algorithms that exist in this source tree (later issues add to this list).
@@ -47,6 +48,8 @@ bool implemented(algorithm a) noexcept {
     case algorithm::near_far:
     case algorithm::workfront:
     case algorithm::da2cf:
+    case algorithm::edge_wise:
+    case algorithm::rdbs:
 #if defined(TROPIC_HAVE_CUDA)
       return true;
 #else

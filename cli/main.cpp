@@ -245,6 +245,7 @@ int sssp_command(int argc, char** argv) {
                 with_graph_options({{"source", 's', true},
                                     {"algorithm", 'a', true},
                                     {"delta", 'd', true},
+                                    {"loop", 0, true},
                                     {"parents", 'p', false},
                                     {"output", 'o', true},
                                     {"verify", 0, false},
@@ -262,6 +263,8 @@ int sssp_command(int argc, char** argv) {
         "  -a, --algorithm A   auto (default: delta_stepping on a GPU, else graphblas_cpu)\n"
         "                      available in this build: %s\n"
         "  -d, --delta D       bucket width; 0 = automatic (default), inf = one bucket\n"
+        "      --loop L        who drives delta_stepping/bellman_ford's loop: auto (default),\n"
+        "                      host (a round trip per step) or device (a CUDA graph)\n"
         "  -p, --parents       also compute a shortest-path tree\n"
         "  -o, --output FILE   write '<vertex> <distance>[ <parent>]' per vertex, 0-based,\n"
         "                      'inf' when unreachable, parent -1 for the source and\n"
@@ -289,6 +292,11 @@ int sssp_command(int argc, char** argv) {
   opts.delta = a.get_double("delta", 0);
   if (!(opts.delta >= 0))
     throw usage_error("--delta must be positive (or 0 for automatic), got " + a.get("delta"));
+  const std::string loop = a.get("loop", "auto");
+  if (loop == "auto") opts.loop = loop_control::automatic;
+  else if (loop == "host") opts.loop = loop_control::host;
+  else if (loop == "device") opts.loop = loop_control::device;
+  else throw usage_error("--loop must be auto, host or device, got '" + loop + "'");
   opts.parents = a.has("parents");
   opts.device = static_cast<int>(a.get_u64("device", 0));
   opts.verbose = a.has("verbose");
@@ -343,13 +351,16 @@ int sssp_command(int argc, char** argv) {
     if (opts.verbose)
       std::printf(
           "  weights %s, delta %s, buckets %llu, iterations %llu, vertices relaxed %llu "
-          "(%.3f per vertex), arcs relaxed %llu (%.3f per arc)\n",
+          "(%.3f per vertex), arcs relaxed %llu (%.3f per arc), host round trips %llu, "
+          "buckets run by the GPU-driven loop %llu\n",
           weight_type_name<W>(), significant(r.stats.delta, 6).c_str(),
           (unsigned long long)r.stats.buckets, (unsigned long long)r.stats.iterations,
           (unsigned long long)r.stats.vertices_relaxed,
           g.n ? double(r.stats.vertices_relaxed) / g.n : 0.0,
           (unsigned long long)r.stats.arcs_relaxed,
-          g.arcs() ? double(r.stats.arcs_relaxed) / double(g.arcs()) : 0.0);
+          g.arcs() ? double(r.stats.arcs_relaxed) / double(g.arcs()) : 0.0,
+          (unsigned long long)r.stats.host_round_trips,
+          (unsigned long long)r.stats.device_loop_buckets);
     std::fflush(stdout);
 
     if (!output.empty()) write_distances(output, r, opts.parents);

@@ -49,6 +49,14 @@ __global__ void expand_rows(vertex n, const arc_index* offsets, vertex* row_of_a
     for (arc_index e = offsets[u]; e < offsets[u + 1]; ++e) row_of_arc[e] = vertex(u);
 }
 
+// The arc->source array: a warp per row, so a hub row of millions of arcs is not one thread's.
+__global__ void write_arc_sources(vertex n, const arc_index* offsets, vertex* sources) {
+  const unsigned lane = threadIdx.x % 32;
+  for (std::size_t u = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32; u < n;
+       u += std::size_t(gridDim.x) * blockDim.x / 32)
+    for (arc_index e = offsets[u] + lane; e < offsets[u + 1]; e += 32) sources[e] = vertex(u);
+}
+
 __global__ void fill_sequence(arc_index count, arc_index* out) {
   for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < count;
        e += std::size_t(gridDim.x) * blockDim.x)
@@ -160,7 +168,8 @@ device_matrix<W>::device_matrix(const csr<W>& g, const upload_options& opts, cud
 
 template <class W>
 csr_view<W> device_matrix<W>::view() const noexcept {
-  return {n_, arcs_, row_offsets_.data(), columns_.data(), weights_.data()};
+  const vertex* sources = arc_sources_ ? arc_sources_->ready.load(std::memory_order_acquire) : nullptr;
+  return {n_, arcs_, row_offsets_.data(), columns_.data(), weights_.data(), sources};
 }
 
 template <class W>
@@ -171,13 +180,33 @@ csr_view<W> device_matrix<W>::transpose_view() const {
                 "the matrix was uploaded without its transpose (upload_options.transpose) and is "
                 "not symmetric, so pull (A' x) is not available");
   if (t_row_offsets_.size() == 0) return view();  // no arcs: A' = A = empty
-  return {n_, arcs_, t_row_offsets_.data(), t_columns_.data(), t_weights_.data()};
+  return {n_, arcs_, t_row_offsets_.data(), t_columns_.data(), t_weights_.data(), nullptr};
+}
+
+template <class W>
+const vertex* device_matrix<W>::arc_sources() const {
+  if (arcs_ == 0 || !arc_sources_) return nullptr;  // no arcs, or a moved-from matrix
+  arc_source_cache& cache = *arc_sources_;
+  if (const vertex* built = cache.ready.load(std::memory_order_acquire)) return built;
+  std::lock_guard<std::mutex> hold(cache.building);
+  if (const vertex* built = cache.ready.load(std::memory_order_acquire)) return built;
+  require_device_memory(arcs_ * sizeof(vertex), "the arc->source array of a " +
+                                                    std::to_string(arcs_) + "-arc matrix");
+  device_buffer<vertex> sources(arcs_, stream_);
+  write_arc_sources<<<grid_for(std::size_t(n_) * 32), block_threads, 0, stream_>>>(
+      n_, row_offsets_.data(), sources.data());
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  cache.sources = std::move(sources);
+  cache.ready.store(cache.sources.data(), std::memory_order_release);
+  return cache.sources.data();
 }
 
 template <class W>
 std::size_t device_matrix<W>::device_bytes() const noexcept {
+  const bool sources = arc_sources_ && arc_sources_->ready.load(std::memory_order_acquire);
   return row_offsets_.bytes() + columns_.bytes() + weights_.bytes() + t_row_offsets_.bytes() +
-         t_columns_.bytes() + t_weights_.bytes();
+         t_columns_.bytes() + t_weights_.bytes() + (sources ? arcs_ * sizeof(vertex) : 0);
 }
 
 template <class W>

@@ -14,12 +14,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <type_traits>
 
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
 #include "tropic/tuning.hpp"
+#include "push_edge_wise.cuh"
 
 namespace tropic {
 
@@ -131,28 +133,88 @@ push_merge_path(const vertex* frontier, const W* frontier_values, std::size_t fr
   }
 }
 
-// Push, one warp per frontier row (the binned alternative: fine for even degrees).
-template <class S, class W>
-__global__ void push_warp_per_row(const vertex* frontier, const W* frontier_values,
-                                  std::size_t frontier_size, csr_view<W> a, row_ranges ranges,
-                                  W* w, mask_view<W> mask, std::uint32_t* stamps,
-                                  std::uint32_t stamp, vertex* improved,
-                                  unsigned long long* improved_count, value_range<W> range,
-                                  unsigned long long* arcs_scanned) {
-  const std::size_t warps = std::size_t(gridDim.x) * blockDim.x / 32;
-  const unsigned lane = threadIdx.x % 32;
-  for (std::size_t k = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32;
-       k < frontier_size; k += warps) {
-    const vertex u = frontier[k];
-    const W xu = frontier_values[k];
-    if (arcs_scanned && lane == 0) atomicAdd(arcs_scanned, ranges.last(u) - ranges.first(u));
-    for (arc_index arc = ranges.first(u) + lane; arc < ranges.last(u); arc += 32) {
+// A push's frontier: indices with values, or (device-driven loops) indices whose values are read
+// from the dense vector being updated, and a length known to the host or kept on the device.
+template <class W>
+struct frontier_ref {
+  const vertex* indices;
+  const W* values;  // null: the value of entry k is dense[indices[k]]
+  const W* dense;
+  std::size_t size;                        // when device_size is null
+  const unsigned long long* device_size;  // the length on the device
+  __device__ __forceinline__ std::size_t count() const {
+    return device_size ? std::size_t(*device_size) : size;
+  }
+  __device__ __forceinline__ W value(std::size_t k, vertex u) const {
+    return values ? values[k] : dense[u];
+  }
+};
+
+// The end of a kernel in a device-driven loop: the last block to finish drains the input
+// worklist, advances the stamp and sets the loop's condition from the output's length. Blocks
+// read the input length when they start, so it may be cleared only once all have finished
+// (the last-block pattern: a fence, then a count of finished blocks).
+struct loop_epilogue {
+  unsigned* blocks_done = nullptr;  // null: the call is not in a device-driven loop
+  unsigned long long* drain = nullptr;
+  std::uint32_t* stamp = nullptr;
+  const unsigned long long* condition_count = nullptr;
+  cudaGraphConditionalHandle condition{};
+  bool set_condition = false;
+  unsigned long long* statistics = nullptr;  // [0] += 1 per non-empty call, [1] += frontier
+  bool count_iteration = true;               // false: only [1]
+};
+
+__device__ __forceinline__ void finish_loop_step(const loop_epilogue& e, std::size_t frontier) {
+  if (!e.blocks_done) return;
+  __shared__ bool last;
+  __syncthreads();  // every thread of the block is done with its arcs
+  if (threadIdx.x == 0) {
+    __threadfence();  // this block's writes before its count
+    last = atomicAdd(e.blocks_done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last || threadIdx.x != 0) return;
+  __threadfence();  // the other blocks' writes (appends to the output) before the reads below
+  *e.blocks_done = 0;
+  *e.drain = 0;
+  if (e.stamp) --*e.stamp;  // device stamps count down, the host's count up (no collision)
+  if (e.statistics && frontier) {
+    if (e.count_iteration) e.statistics[0] += 1;
+    e.statistics[1] += frontier;
+  }
+  if (e.set_condition) cudaGraphSetConditional(e.condition, *e.condition_count != 0);
+}
+
+// Push, a group of Group lanes per frontier row (Group 32: a warp, the binned alternative for
+// even degrees; 4 or 8 for the short rows of road-like graphs). Grid-stride, so the grid may be
+// sized for the device rather than the frontier (device-driven loops do).
+template <class S, class W, int Group>
+__global__ void push_group_per_row(frontier_ref<W> frontier, csr_view<W> a, row_ranges ranges,
+                                   W* w, mask_view<W> mask, std::uint32_t* stamps,
+                                   std::uint32_t stamp, const std::uint32_t* device_stamp,
+                                   vertex* improved, unsigned long long* improved_count,
+                                   value_range<W> range, const value_range<W>* device_range,
+                                   unsigned long long* arcs_scanned, loop_epilogue epilogue) {
+  const std::size_t k_end = frontier.count();
+  if (device_stamp) stamp = *device_stamp;
+  if (device_range) range = *device_range;
+  const std::size_t groups = std::size_t(gridDim.x) * blockDim.x / Group;
+  const unsigned lane = threadIdx.x % Group;
+  for (std::size_t k = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / Group; k < k_end;
+       k += groups) {
+    const vertex u = frontier.indices[k];
+    const W xu = frontier.value(k, u);
+    const arc_index first = ranges.first(u), last = ranges.last(u);
+    if (arcs_scanned && lane == 0 && last > first) atomicAdd(arcs_scanned, last - first);
+    for (arc_index arc = first + lane; arc < last; arc += Group) {
       const vertex v = a.columns[arc];
       if (!mask_allows(mask, v)) continue;
       push_combine<S>(w, v, S::mul(xu, a.weights[arc]), stamps, stamp, improved, improved_count,
                       range);
     }
   }
+  finish_loop_step(epilogue, k_end);
 }
 
 // Row lengths of the frontier's rows (the input of the CUB scan).
@@ -172,15 +234,16 @@ struct frontier_row_length {
   }
 };
 
-// Pull: groups of Group threads per output row i (rows of the view are i's in-arcs for vxm over
-// A'); w(i) = accum(w(i), ⊕_j u(j) ⊗ A(i, j)). One group owns a row, so no atomics; rows the mask
-// excludes are skipped before any arc is read.
 // The write of one pulled row: w(i) = accum(w(i), acc), listing i when it improved into range.
 template <class S, class W>
 __device__ __forceinline__ void pull_write(W* w, vertex i, W acc, accumulator accum,
                                            std::uint32_t* stamps, std::uint32_t stamp,
                                            vertex* improved, unsigned long long* improved_count,
                                            const value_range<W>& range) {
+  if (accum == accumulator::none && !improved) {  // w(i) = T(i): no need to read w(i)
+    w[i] = acc;
+    return;
+  }
   const W old = w[i];
   W now;
   if (accum == accumulator::none) now = acc;
@@ -191,78 +254,291 @@ __device__ __forceinline__ void pull_write(W* w, vertex i, W acc, accumulator ac
     list_once(i, stamps, stamp, improved, improved_count);
 }
 
-// ⊕ over arcs [first, last) of one row, strided by `step` from `start`.
-template <class S, class W>
-__device__ __forceinline__ W pull_partial(const csr_view<W>& a, const W* u, arc_index first,
-                                          arc_index last, unsigned start, unsigned step) {
-  W acc = S::identity();
-  for (arc_index arc = first + start; arc < last; arc += step) {
-    const W x = u[a.columns[arc]];
-    if (x != S::identity()) acc = S::add(acc, S::mul(x, a.weights[arc]));
-  }
-  return acc;
-}
+// Pull: w(i) = accum(w(i), ⊕_j u(j) ⊗ A(i, j)) for every row i of the view that the mask allows
+// (the view's rows are i's in-arcs for vxm over A'), as a merge-based SpMV (Merrill & Garland,
+// "Merge-based Parallel Sparse Matrix-Vector Multiplication", SC'16, sections 4-5). The n row
+// ends and the nnz arcs are merged into one path of n + nnz items: arc e of row i sits at
+// position i + e, and row i's end at i + offsets[i + 1], after its arcs. Each block takes an
+// equal run of the path, in tiles of Threads x Items items, and each thread Items consecutive
+// items of a tile; a row of a million arcs (Kronecker hubs) and a million empty rows (roads)
+// cost the same per item, every arc is read once, and the only search over global memory is
+// one per block.
+//
+// Why not bins by row length (a warp per row chosen from the average length was 0.57x of
+// cuSPARSE on kron-22 and 0.43x on grid-4M): most of a warp idled on kron's short rows; one
+// dependent offsets -> columns -> x chain per row and warp left too few loads in flight (4M rows,
+// ~8k warps resident); a block per hub still left one block reading 10^5 arcs alone; and the
+// bins' selection costs a pass over the offsets per call (the light/heavy part changes row
+// lengths with Δ, so bins cannot be kept). The path needs no selection and splits hubs.
+//
+// Light/heavy parts and the mask: the path runs over whole rows; arcs outside [first, last) of
+// their row and rows the mask excludes are inactive (the identity, nothing read for them), so
+// the balance is by whole rows and the traffic by the part only.
+//
+// A row is finished, and written once (pull_write: accumulator, `improved`), where its end lies:
+// inside a tile, the threads' partials of an open row are combined by a reduce-by-key block scan
+// whose running prefix carries it into the block's next tile; a row open at a block's start is
+// finished by pull_fixup from the partials every earlier block left for it, so accumulator::none,
+// the mask and the improved list always see the whole row.
 
-// Pull: groups of Group threads per output row i (rows of the view are i's in-arcs for vxm over
-// A'); w(i) = accum(w(i), ⊕_j u(j) ⊗ A(i, j)). One group owns a row, so no atomics; rows the mask
-// excludes are skipped before any arc is read. Rows of tuning::pull_long_row arcs or more are
-// left to pull_long_rows: one warp on a row of a million arcs would hold the whole pass back
-// (the skew of Kronecker graphs).
-template <class S, class W, int Group>
-__global__ void pull_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
-                          accumulator accum, std::uint32_t* stamps, std::uint32_t stamp,
-                          vertex* improved, unsigned long long* improved_count,
-                          value_range<W> range) {
-  const std::size_t groups = std::size_t(gridDim.x) * blockDim.x / Group;
-  const unsigned lane = threadIdx.x % Group;
-  const unsigned group_mask = Group == 32 ? 0xffffffffu
-                                          : (((1u << Group) - 1) << ((threadIdx.x % 32) / Group * Group));
-  for (std::size_t i = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / Group; i < a.n;
-       i += groups) {
-    const arc_index first = ranges.first(vertex(i)), last = ranges.last(vertex(i));
-    if (last - first >= tuning::pull_long_row) continue;  // pull_long_rows' row
-    if (!mask_allows(mask, vertex(i))) continue;          // uniform within the group
-    W acc = pull_partial<S>(a, u, first, last, lane, Group);
-    for (int offset = Group / 2; offset > 0; offset /= 2)
-      acc = S::add(acc, __shfl_xor_sync(group_mask, acc, offset, Group));
-    if (lane == 0)
-      pull_write<S>(w, vertex(i), acc, accum, stamps, stamp, improved, improved_count, range);
-  }
-}
-
-// The long rows, a whole block each: the list and its length were selected on the device, so
-// the host never waits for them.
-template <class S, class W>
-__global__ void __launch_bounds__(tuning::block_threads)
-pull_long_rows(csr_view<W> a, row_ranges ranges, const vertex* rows,
-               const std::uint64_t* row_count, const W* u, W* w, mask_view<W> mask,
-               accumulator accum, std::uint32_t* stamps, std::uint32_t stamp, vertex* improved,
-               unsigned long long* improved_count, value_range<W> range) {
-  struct monoid_add {
-    __device__ W operator()(W x, W y) const { return S::add(x, y); }
-  };
-  using reduce_t = cub::BlockReduce<W, tuning::block_threads>;
-  __shared__ typename reduce_t::TempStorage temp;
-  const std::uint64_t count = *row_count;
-  for (std::uint64_t k = blockIdx.x; k < count; k += gridDim.x) {
-    const vertex i = rows[k];
-    if (!mask_allows(mask, i)) continue;  // uniform within the block
-    const W partial = pull_partial<S>(a, u, ranges.first(i), ranges.last(i), threadIdx.x,
-                                      tuning::block_threads);
-    const W acc = reduce_t(temp).Reduce(partial, monoid_add{});
-    if (threadIdx.x == 0)
-      pull_write<S>(w, i, acc, accum, stamps, stamp, improved, improved_count, range);
-    __syncthreads();  // temp is reused by the next row
-  }
-}
-
+// A partial of one row: the row open at the end of a run of path items, and its ⊕ over them.
 template <class W>
-struct long_row_pred {
-  row_ranges ranges;
-  __device__ bool operator()(vertex i) const {
-    return ranges.last(i) - ranges.first(i) >= tuning::pull_long_row;
+struct pull_carry {
+  vertex row;
+  W value;
+};
+
+// Reduce-by-key over carries in path order: keys never decrease along the path, which makes
+// this associative (segmented scan), as CUB's BlockScan requires.
+template <class S, class W>
+struct pull_carry_op {
+  __device__ __forceinline__ pull_carry<W> operator()(const pull_carry<W>& a,
+                                                      const pull_carry<W>& b) const {
+    return {b.row, a.row == b.row ? S::add(a.value, b.value) : b.value};
   }
 };
+
+// CUB's block-prefix callback: the carry of the tiles of this block so far (lane 0 of warp 0
+// keeps it).
+template <class S, class W>
+struct pull_running_carry {
+  pull_carry<W> total;
+  __device__ pull_carry<W> operator()(const pull_carry<W>& tile) {
+    const pull_carry<W> before = total;
+    total = pull_carry_op<S, W>{}(total, tile);
+    return before;
+  }
+};
+
+// What a block leaves for pull_fixup.
+template <class W>
+struct pull_block_record {
+  vertex head_row;        // the row open at the block's start
+  unsigned head_pending;  // 1: the row ends in this block, the mask allows it, head_value waits
+  W head_value;           // ⊕ of the head row's arcs in this block
+  W carry_value;          // ⊕ of the arcs, in this block, of the row open at the block's end
+};
+
+template <class S, class W, int Threads, int Items>
+__global__ void __launch_bounds__(Threads)
+pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
+                accumulator accum, std::uint32_t* stamps, std::uint32_t stamp, vertex* improved,
+                unsigned long long* improved_count, value_range<W> range, arc_index block_items,
+                pull_block_record<W>* records) {
+  constexpr int tile_items = Threads * Items;
+  using scan_t = cub::BlockScan<pull_carry<W>, Threads>;
+  // row_end[k]: the end of row i + k relative to the tile's first arc j (exact for the rows
+  // that end in the tile, clamped to the tile's length beyond); product[q]: arc j + q's u ⊗ a.
+  __shared__ std::uint32_t row_end[tile_items + 1];
+  __shared__ W product[tile_items];
+  __shared__ typename scan_t::TempStorage scan_temp;
+  __shared__ int first_open;  // the tile's first row whose end lies past the tile
+  __shared__ unsigned head_pending;
+  __shared__ W head_value;
+
+  const vertex n = a.n;
+  const arc_index* offsets = a.row_offsets;
+  const arc_index begin = arc_index(blockIdx.x) * block_items;
+  const arc_index end = std::min(begin + block_items, arc_index(n) + a.arcs);
+  if (threadIdx.x == 0) {
+    first_open = tile_items + 1;
+    head_pending = 0;
+  }
+  __syncthreads();
+
+  // The block's first coordinate (Merrill & Garland's merge-path search, Threads-ary): i = the
+  // rows whose end lies before `begin`, the first r with r + offsets[r + 1] >= begin. Each
+  // round samples Threads rows of [lo, hi) and keeps the gap where the predicate turns, so a
+  // few rounds of one load per thread cover millions of rows.
+  vertex lo = 0, hi = n;
+  while (lo < hi) {
+    const std::uint64_t span = hi - lo;
+    const vertex r = lo + vertex(span * threadIdx.x / Threads);
+    const int before = __syncthreads_count(arc_index(r) + offsets[arc_index(r) + 1] < begin);
+    if (before == 0) break;  // the answer is lo
+    const vertex last_before = lo + vertex(span * unsigned(before - 1) / Threads);
+    if (before < Threads) hi = lo + vertex(span * unsigned(before) / Threads);
+    lo = last_before + 1;
+  }
+  vertex i = lo;
+  arc_index j = begin - i;
+  const vertex head_row = i;
+  const bool head_split = i < n && offsets[i] < j;  // the row began in an earlier block
+
+  pull_running_carry<S, W> running{{i, S::identity()}};
+  for (arc_index d = begin; d < end; d += tile_items) {
+    const int len = int(std::min<arc_index>(tile_items, end - d));
+
+    // 1. The tile's row ends, rows i, i + 1, ... up to the first whose end lies past the tile
+    // (m rows end in it, at most len). Rounds of Threads, 2 Threads, 4 Threads ... rows, so a
+    // tile of long rows reads one round and a tile of empty rows at most a few.
+    int m = 0;
+    for (int base = 0, per = 1;; base += per * Threads, per *= 2) {
+      bool open = false;
+      for (int c = 0; c < per; ++c) {
+        const int k = base + c * Threads + int(threadIdx.x);
+        if (k > len) break;
+        arc_index rel = arc_index(len);
+        if (arc_index(i) + k < n) rel = std::min(offsets[arc_index(i) + k + 1] - j, rel);
+        row_end[k] = std::uint32_t(rel);
+        if (!open && rel + k >= arc_index(len)) {  // row i + k's end lies past the tile
+          open = true;
+          atomicMin(&first_open, k);
+        }
+      }
+      if (__syncthreads_or(open)) {
+        m = first_open;
+        break;
+      }
+    }
+    const int arcs = len - m;  // the tile's arcs: j .. j + arcs - 1
+
+    // 2. Products of the tile's arcs, coalesced: columns and weights first, then the gathers of
+    // u, Items independent loads per thread in flight.
+    {
+      const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none;
+      vertex col[Items];
+      W weight[Items];
+      bool active[Items];
+#pragma unroll
+      for (int c = 0; c < Items; ++c) {
+        const int q = c * Threads + int(threadIdx.x);
+        active[c] = q < arcs;
+        if (active[c] && check_rows) {
+          // The row of arc q: the first k with q < row_end[k] (row m's end lies past the tile).
+          int k_lo = 0, k_hi = m;
+          while (k_lo < k_hi) {
+            const int mid = (k_lo + k_hi) / 2;
+            if (q < int(row_end[mid])) k_hi = mid;
+            else k_lo = mid + 1;
+          }
+          const vertex r = i + vertex(k_lo);
+          const arc_index e = j + q;
+          active[c] = mask_allows(mask, r) &&
+                      (ranges.part == row_part::all ||
+                       (ranges.part == row_part::light ? e < ranges.split[r] : e >= ranges.split[r]));
+        }
+        if (active[c]) {
+          col[c] = a.columns[j + q];
+          weight[c] = a.weights[j + q];
+        }
+      }
+#pragma unroll
+      for (int c = 0; c < Items; ++c) {
+        const int q = c * Threads + int(threadIdx.x);
+        if (q >= arcs) continue;
+        W x = S::identity();
+        if (active[c]) {
+          const W ux = u[col[c]];
+          if (ux != S::identity()) x = S::mul(ux, weight[c]);
+        }
+        product[q] = x;
+      }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) first_open = tile_items + 1;  // every thread has read it (sync above)
+
+    // 3. Each thread walks Items items of the path from its own coordinate (a search over the
+    // tile's row ends in shared memory): an arc adds its product, a row end finishes a row.
+    // Rows that begin and end within the thread are written at once; the first row it ends
+    // needs the partials of earlier threads and tiles (the scan below).
+    const int t0 = std::min(int(threadIdx.x) * Items, len);
+    const int t1 = std::min(t0 + Items, len);
+    int k = 0;
+    {
+      int k_hi = m;
+      while (k < k_hi) {
+        const int mid = (k + k_hi) / 2;
+        if (mid + int(row_end[mid]) < t0) k = mid + 1;
+        else k_hi = mid;
+      }
+    }
+    int q = t0 - k;
+    W acc = S::identity();
+    int first_k = -1;
+    W first_acc = S::identity();
+    for (int p = t0; p < t1; ++p) {
+      if (k < m && int(row_end[k]) <= q) {
+        if (first_k < 0) {
+          first_k = k;
+          first_acc = acc;
+        } else {
+          const vertex r = i + vertex(k);
+          if (mask_allows(mask, r))
+            pull_write<S>(w, r, acc, accum, stamps, stamp, improved, improved_count, range);
+        }
+        acc = S::identity();
+        ++k;
+      } else {
+        acc = S::add(acc, product[q]);
+        ++q;
+      }
+    }
+
+    // 4. Reduce-by-key over the threads' open rows, seeded with this block's earlier tiles:
+    // thread t receives the partial of the row open at its start, which is the first row it
+    // ends (keys are the same by construction: thread t starts where thread t - 1 stopped).
+    pull_carry<W> carry_in;
+    scan_t(scan_temp).ExclusiveScan(pull_carry<W>{i + vertex(k), acc}, carry_in,
+                                    pull_carry_op<S, W>{}, running);
+    if (first_k >= 0) {
+      const vertex r = i + vertex(first_k);
+      const W value = S::add(carry_in.value, first_acc);
+      if (mask_allows(mask, r)) {
+        if (r == head_row && head_split) {  // the rest of the row is in earlier blocks
+          head_value = value;
+          head_pending = 1;
+        } else {
+          pull_write<S>(w, r, value, accum, stamps, stamp, improved, improved_count, range);
+        }
+      }
+    }
+    __syncthreads();  // row_end, product and scan_temp are reused by the next tile
+    i += vertex(m);
+    j += arc_index(arcs);
+  }
+
+  if (threadIdx.x == 0) {  // thread 0 holds the running carry (and sees head_*: sync above)
+    pull_block_record<W> record;
+    record.head_row = head_row;
+    record.head_pending = head_pending;
+    record.head_value = head_pending ? head_value : S::identity();
+    record.carry_value = running.total.value;
+    records[blockIdx.x] = record;
+  }
+}
+
+// The rows that began in an earlier block, a warp each: the row open at block b's start began
+// in block first = (r + offsets[r]) / block_items (its first arc's path position), and every
+// block from first to b - 1 ended with it open; their carries and block b's head partial, in
+// path order, make the whole row, written once.
+template <class S, class W>
+__global__ void pull_fixup(csr_view<W> a, const pull_block_record<W>* records, unsigned blocks,
+                           arc_index block_items, W* w, accumulator accum, std::uint32_t* stamps,
+                           std::uint32_t stamp, vertex* improved,
+                           unsigned long long* improved_count, value_range<W> range) {
+  const std::size_t b = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x % 32;
+  if (b >= blocks || !records[b].head_pending) return;  // uniform within the warp
+  const vertex r = records[b].head_row;
+  const std::size_t first = std::size_t((arc_index(r) + a.row_offsets[r]) / block_items);
+  W acc = S::identity();
+  for (std::size_t k = first + lane; k < b; k += 32) acc = S::add(acc, records[k].carry_value);
+  for (int offset = 16; offset > 0; offset /= 2)
+    acc = S::add(acc, __shfl_down_sync(0xffffffffu, acc, offset));
+  if (lane == 0)
+    pull_write<S>(w, r, S::add(acc, records[b].head_value), accum, stamps, stamp, improved,
+                  improved_count, range);
+}
+
+// A tile shape for pull_merge_path (the default from tuning.hpp; tests use small ones so that
+// small graphs cross tiles and blocks).
+template <int Threads, int Items>
+struct pull_policy {
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+};
+using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items_per_thread>;
 
 template <class W>
 __global__ void assign_masked(W* w, vertex n, mask_view<W> mask, W value, bool replace, W cleared) {
@@ -430,12 +706,14 @@ void finish_improved(sparse_vector<W>* improved, unsigned long long* count, gpu_
   (void)count;
 }
 
-// Pull over `view` (rows = output positions) from dense u.
-template <class S, class W>
+// Pull over `view` (rows = output positions) from dense u. block_items: path items per block,
+// 0 for one block per resident slot of the device (tests pass small ones).
+template <class S, class W, class Policy = pull_default_policy>
 void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum,
                    const csr_view<W>& view, row_ranges ranges, const W* u,
                    const descriptor& desc, gpu_context& ctx, sparse_vector<W>* improved,
-                   value_range<W> improved_range, op_counters* counters) {
+                   value_range<W> improved_range, op_counters* counters,
+                   arc_index block_items = 0) {
   cudaStream_t s = ctx.stream();
   const vertex n = view.n;
   if (desc.replace && mask.kind != mask_kind::none) {
@@ -450,33 +728,44 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
   unsigned long long* count =
       improved ? reinterpret_cast<unsigned long long*>(ctx.zeroed_counter()) : nullptr;
   vertex* list = improved ? improved->indices() : nullptr;
-  // Group size from the average row length: a warp for long rows, fewer lanes for short ones.
-  const double avg = n ? double(view.arcs) / n : 0;
-  const unsigned blocks = blocks_for(std::size_t(n) * 32, tuning::block_threads);
-  if (avg >= 16)
-    pull_rows<S, W, 32><<<blocks, tuning::block_threads, 0, s>>>(view, ranges, u, w.data(), mask, accum,
-                                                               stamps, stamp, list, count, improved_range);
-  else if (avg >= 4)
-    pull_rows<S, W, 8><<<blocks_for(std::size_t(n) * 8), tuning::block_threads, 0, s>>>(
-        view, ranges, u, w.data(), mask, accum, stamps, stamp, list, count, improved_range);
-  else
-    pull_rows<S, W, 4><<<blocks_for(std::size_t(n) * 4), tuning::block_threads, 0, s>>>(
-        view, ranges, u, w.data(), mask, accum, stamps, stamp, list, count, improved_range);
-  check_launch();
-  {
-    // The long rows: selected on the device (count included), then a block each.
-    device_buffer<vertex> long_rows(n, s);
-    device_buffer<std::uint64_t> long_count(1, s);
-    long_row_pred<W> pred{ranges};
-    std::size_t bytes = 0;
-    TROPIC_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<vertex>(0),
-                                            long_rows.data(), long_count.data(), n, pred, s));
-    TROPIC_CUDA_CHECK(cub::DeviceSelect::If(ctx.temp(bytes), bytes, thrust::counting_iterator<vertex>(0),
-                                            long_rows.data(), long_count.data(), n, pred, s));
-    pull_long_rows<S, W><<<tuning::pull_long_row_blocks, tuning::block_threads, 0, s>>>(
-        view, ranges, long_rows.data(), long_count.data(), u, w.data(), mask, accum, stamps, stamp,
-        list, count, improved_range);
+  const arc_index total = arc_index(n) + view.arcs;  // path items: row ends and arcs
+  if (total > 0) {
+    constexpr int threads = Policy::threads, items = Policy::items;
+    constexpr arc_index tile = arc_index(threads) * items;
+    if (block_items == 0) {
+      // As many blocks as the device holds at once, each an equal run of whole tiles' worth of
+      // items: one search per block, and no second wave to leave SMs idle at the end. The grid
+      // size only balances the work; any value gives the same result.
+      static const int per_sm = [] {
+        int b = 0;
+        TROPIC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &b, pull_merge_path<S, W, threads, items>, threads, 0));
+        return std::max(b, 1);
+      }();
+      int device = 0, sms = 0;
+      TROPIC_CUDA_CHECK(cudaGetDevice(&device));
+      TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      const arc_index slots = arc_index(std::max(sms, 1)) * arc_index(per_sm);
+      const arc_index blocks = std::min(slots, (total + tile - 1) / tile);
+      block_items = (total + blocks - 1) / blocks;
+    }
+    const arc_index grid = (total + block_items - 1) / block_items;  // every block non-empty
+    if (grid > arc_index(std::numeric_limits<int>::max()))
+      throw error(error_code::invalid_value,
+                  "pull: " + std::to_string(block_items) + " path items per block make " +
+                      std::to_string(grid) + " blocks, more than a grid holds");
+    auto* records = static_cast<pull_block_record<W>*>(
+        ctx.pull_blocks(std::size_t(grid) * sizeof(pull_block_record<W>)));
+    pull_merge_path<S, W, threads, items><<<unsigned(grid), threads, 0, s>>>(
+        view, ranges, u, w.data(), mask, accum, stamps, stamp, list, count, improved_range,
+        block_items, records);
     check_launch();
+    if (grid > 1) {  // block 0 starts at row 0: a single block leaves no row to finish
+      pull_fixup<S><<<blocks_for(std::size_t(grid) * 32), tuning::block_threads, 0, s>>>(
+          view, records, unsigned(grid), block_items, w.data(), accum, stamps, stamp, list, count,
+          improved_range);
+      check_launch();
+    }
   }
   if (counters) {
     counters->pull_calls++;
@@ -501,10 +790,14 @@ void push_dispatch(dense_vector<W>& w, const mask_view<W>& mask, const csr_view<
   vertex* list = improved ? improved->indices() : nullptr;
   if (k > 0) {
     const bool warp_rows = desc.balance == load_balance::warp_per_row;
-    if (warp_rows) {
-      push_warp_per_row<S, W><<<blocks_for(k * 32), tuning::block_threads, 0, s>>>(
-          u.indices(), u.values(), k, view, ranges, w.data(), mask, stamps, stamp, list, count,
-          improved_range, ctx.arcs_scanned());
+    if (desc.balance == load_balance::edge_wise) {
+      push_edge_wise<S>(w.data(), mask, view, ranges.split, ranges.part, u, ctx, stamps, stamp,
+                        list, count, improved_range);
+    } else if (warp_rows) {
+      push_group_per_row<S, W, 32><<<blocks_for(k * 32), tuning::block_threads, 0, s>>>(
+          frontier_ref<W>{u.indices(), u.values(), nullptr, k, nullptr}, view, ranges, w.data(),
+          mask, stamps, stamp, nullptr, list, count, improved_range, nullptr, ctx.arcs_scanned(),
+          loop_epilogue{});
       check_launch();
     } else {
       // scan[j] = arcs of the first j frontier rows; scan[k] = total, read by the kernel itself
@@ -552,13 +845,20 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
   if (desc.dir == direction::automatic)
     pull = A.has_transpose() && u.nvals() * std::size_t(desc.pull_ratio) > n;
   if (pull) {
-    // Pull needs u densely: scatter its entries into an identity-filled scratch vector.
-    dense_vector<W> dense_u(n, s);
-    assign(dense_u, no_mask<W>(), S::identity(), false, ctx);
-    assign(dense_u, u, ctx);
+    // Pull needs u densely: scatter its entries into an identity-filled vector, the context's
+    // scratch (no allocation per call inside a solve's loop).
+    W* dense_u = static_cast<W*>(ctx.pull_dense_input(std::size_t(n) * sizeof(W)));
+    detail::assign_masked<<<detail::blocks_for(n), tuning::block_threads, 0, s>>>(
+        dense_u, n, no_mask<W>(), S::identity(), false, S::identity());
+    detail::check_launch();
+    if (u.nvals()) {
+      detail::scatter_values<<<detail::blocks_for(u.nvals()), tuning::block_threads, 0, s>>>(
+          u.indices(), u.values(), u.nvals(), dense_u);
+      detail::check_launch();
+    }
     detail::pull_dispatch<S>(w, mask, accum, A.transpose_view(),
-                             detail::ranges_of(A.transpose_view(), a, true), dense_u.data(), desc,
-                             ctx, improved, improved_range, counters);
+                             detail::ranges_of(A.transpose_view(), a, true), dense_u, desc, ctx,
+                             improved, improved_range, counters);
     return;
   }
   const bool direct = accum == accumulator::min ? S::is_min_monoid

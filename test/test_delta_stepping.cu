@@ -22,17 +22,24 @@ namespace {
 template <class W>
 void check_against_dijkstra(const csr<W>& g, vertex source, algorithm algo, double delta,
                             const device_matrix<W>& a) {
-  options o;
-  o.algorithm = algo;
-  o.delta = delta;
-  o.parents = true;
   const result<W> want = dijkstra(g, source, false);
-  const result<W> got = sssp(a, source, o);
-  const std::string name = algorithm_name(algo);
-  CAPTURE(name);
-  CAPTURE(delta);
-  CHECK(verify(g, source, want.distances, got) == "");
-  CHECK(got.stats.buckets >= 1);
+  // The same loop driven by the host and by the GPU (a CUDA graph with conditional nodes).
+  for (loop_control loop : {loop_control::host, loop_control::device}) {
+    options o;
+    o.algorithm = algo;
+    o.delta = delta;
+    o.parents = true;
+    o.loop = loop;
+    const result<W> got = sssp(a, source, o);
+    const std::string name = algorithm_name(algo);
+    const bool device_loop = loop == loop_control::device;
+    CAPTURE(name);
+    CAPTURE(delta);
+    CAPTURE(device_loop);
+    CHECK(verify(g, source, want.distances, got) == "");
+    CHECK(got.stats.buckets >= 1);
+    CHECK((got.stats.device_loop_buckets > 0) == device_loop);
+  }
 }
 
 }  // namespace
@@ -66,15 +73,18 @@ TEST_SUITE("delta_stepping") {
       const result<W> want = dijkstra(g, 1, false);
       for (bool transpose : {false, true}) {
         const device_matrix<W> a(g, upload_options{transpose});
-        for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford}) {
-          options o;
-          o.algorithm = algo;
-          o.parents = true;
-          const auto got = sssp(a, 1, o);
-          CHECK(verify(g, 1, want.distances, got) == "");
-          CHECK(got.stats.vertices_relaxed > 0);
-          CHECK(got.stats.arcs_relaxed > 0);
-        }
+        for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford})
+          for (loop_control loop : {loop_control::automatic, loop_control::device}) {
+            options o;
+            o.algorithm = algo;
+            o.parents = true;
+            o.loop = loop;
+            const auto got = sssp(a, 1, o);
+            CHECK(verify(g, 1, want.distances, got) == "");
+            CHECK(got.stats.vertices_relaxed > 0);
+            CHECK(got.stats.arcs_relaxed > 0);
+            CHECK(got.stats.iterations > 0);
+          }
       }
     }
   }
@@ -98,6 +108,29 @@ TEST_SUITE("delta_stepping") {
     o.algorithm = algorithm::delta_stepping;
     const auto first = sssp(a, 3, o).distances;
     for (int run = 0; run < 20; ++run) CHECK(sssp(a, 3, o).distances == first);
+    o.loop = loop_control::device;
+    for (int run = 0; run < 20; ++run) CHECK(sssp(a, 3, o).distances == first);
+  }
+
+  TEST_CASE("a high-diameter grid hands its loop to the GPU; the answer does not change") {
+    TROPIC_REQUIRE_GPU();
+    // 300 x 300: hundreds of buckets of a few hundred vertices, the case the device-driven loop
+    // is for (automatic must hand over), checked against Dijkstra and the host-driven loop.
+    const csr<std::uint32_t> g = generate_grid<std::uint32_t>(300, 300, 21);
+    const device_matrix<std::uint32_t> a(g);
+    const auto want = dijkstra(g, 0, false);
+    options o;
+    o.algorithm = algorithm::delta_stepping;
+    o.parents = true;
+    const auto automatic = sssp(a, 0, o);
+    CHECK(verify(g, 0, want.distances, automatic) == "");
+    CHECK(automatic.stats.device_loop_buckets > 0);
+    o.loop = loop_control::host;
+    const auto host = sssp(a, 0, o);
+    CHECK(host.stats.device_loop_buckets == 0);
+    CHECK(host.distances == automatic.distances);
+    // The GPU-driven loop waits for the host once or twice, not once per step.
+    CHECK(automatic.stats.host_round_trips < host.stats.host_round_trips / 4);
   }
 
   TEST_CASE("the shared real graphs: reference answers") {
@@ -105,10 +138,12 @@ TEST_SUITE("delta_stepping") {
     tropic::testing::for_each_reference_graph([&](const csr<std::uint32_t>& g,
                                                   const tropic::testing::reference_answer& ref) {
       const device_matrix<std::uint32_t> a(g);
-      for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford}) {
+      for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford})
+      for (loop_control loop : {loop_control::automatic, loop_control::device}) {
         options o;
         o.algorithm = algo;
         o.parents = true;
+        o.loop = loop;
         const auto got = sssp(a, ref.source, o);
         const auto s = tropic::testing::summarize(got.distances);
         CHECK(s.reached == ref.reached);

@@ -14,6 +14,7 @@
 #include "random_graphs.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
+#include "tropic/tuning.hpp"
 
 using namespace tropic;
 using tropic::testing::test_rng;
@@ -45,6 +46,39 @@ csr<W> star(vertex leaves, std::uint64_t seed) {
     a.push_back(v, 0, w);
   }
   return build_csr(a);
+}
+
+// Row i has lengths[i] arcs (rows past the list: i % 5), distinct columns from a random start,
+// weights 0..9: rows whose path length (arcs + their end) is exactly at the pull tile's edges
+// (tuning::pull_threads x pull_items_per_thread items), one short of them and one past them.
+template <class W>
+csr<W> rows_of_lengths(vertex n, const std::vector<arc_index>& lengths, std::uint64_t seed) {
+  test_rng rng(seed);
+  csr<W> g;
+  g.n = n;
+  g.row_offsets.assign(1, 0);
+  for (vertex i = 0; i < n; ++i) {
+    const arc_index len = i < lengths.size() ? lengths[i] : i % 5;
+    const vertex start = vertex(rng.below(n));
+    std::vector<vertex> cols;
+    for (arc_index k = 0; k < len; ++k) cols.push_back(vertex((start + k) % n));
+    std::sort(cols.begin(), cols.end());
+    for (vertex c : cols) {
+      g.columns.push_back(c);
+      g.weights.push_back(W(rng.between(0, 9)));
+    }
+    g.row_offsets.push_back(g.columns.size());
+  }
+  return g;
+}
+
+std::vector<arc_index> tile_edge_lengths() {
+  const arc_index tile = arc_index(tuning::pull_threads) * tuning::pull_items_per_thread;
+  std::vector<arc_index> base = {0, 1, 7, 8, 9, 31, 32, 33, tile - 2, tile - 1, tile,
+                                 2 * tile - 1, 2 * tile, 2 * tile + 1, 3 * tile + 7};
+  std::vector<arc_index> lengths;
+  for (int rep = 0; rep < 6; ++rep) lengths.insert(lengths.end(), base.begin(), base.end());
+  return lengths;
 }
 
 template <class W>
@@ -183,6 +217,38 @@ TEST_SUITE("operators") {
   TEST_CASE_TEMPLATE("min-plus vxm / mxv with a vertex of degree 100k", W, std::uint32_t, float) {
     TROPIC_REQUIRE_GPU();
     check_vxm_mxv<min_plus<W>>(star<W>(100000, 5), 5, true);
+  }
+
+  // The pull is a merge-path SpMV over row ends and arcs (semiring/operators.cuh): rows at and
+  // around its tiles' edges, a path of row ends only, and one row across many blocks.
+  TEST_CASE_TEMPLATE("min-plus vxm / mxv pull: rows at the tiles' edges", W, std::uint32_t,
+                     std::int64_t, float) {
+    TROPIC_REQUIRE_GPU();
+    check_vxm_mxv<min_plus<W>>(rows_of_lengths<W>(6000, tile_edge_lengths(), 11), 11, true);
+  }
+
+  TEST_CASE_TEMPLATE("min-plus vxm / mxv pull: every row empty", W, std::uint32_t, double) {
+    TROPIC_REQUIRE_GPU();
+    check_vxm_mxv<min_plus<W>>(rows_of_lengths<W>(100000, std::vector<arc_index>(100000, 0), 12),
+                               12, true);
+  }
+
+  TEST_CASE_TEMPLATE("min-plus vxm / mxv pull: one row of 300k arcs after 150k empty rows", W,
+                     std::uint32_t, float) {
+    TROPIC_REQUIRE_GPU();
+    std::vector<arc_index> lengths(150001, 0);
+    lengths[150000] = 300000;
+    check_vxm_mxv<min_plus<W>>(rows_of_lengths<W>(300001, lengths, 13), 13, true);
+  }
+
+  TEST_CASE_TEMPLATE("plus-times vxm / mxv pull: rows at the tiles' edges, one huge row", W,
+                     float, double) {
+    TROPIC_REQUIRE_GPU();
+    check_vxm_mxv<plus_times<W>>(rows_of_lengths<W>(6000, tile_edge_lengths(), 14), 14, false);
+    // Integer products, sums below 2^24: exact in float whatever the order of the additions.
+    std::vector<arc_index> lengths(2, 0);
+    lengths[1] = 50000;
+    check_vxm_mxv<plus_times<W>>(rows_of_lengths<W>(100003, lengths, 15), 15, false);
   }
 
   TEST_CASE_TEMPLATE("plus-times vxm / mxv match the spec", W, float, double) {

@@ -30,6 +30,7 @@ enum class algorithm {
   workfront,       // GPU, Davidson et al.
   rdbs,            // GPU, Zhang et al.
   da2cf,           // GPU, Martin et al.
+  edge_wise,       // GPU, delta_stepping with the edge-parallel push (Hohne et al.)
 };
 
 const char* algorithm_name(algorithm a) noexcept;
@@ -41,8 +42,17 @@ bool is_gpu_algorithm(algorithm a) noexcept;
 // True when this build has CUDA support and at least one CUDA device is usable.
 bool gpu_available() noexcept;
 
+// Who drives delta-stepping's bucket loop (and Bellman-Ford's): the host, one round trip per
+// step, with push or pull and the load-balanced push chosen per step from the frontier; or the
+// GPU itself, the loop captured once into a CUDA graph with conditional nodes (a graph node per
+// step instead of a round trip). automatic starts on the host and hands over to the GPU after a
+// few steps in a row too small to pay for their round trips (road-like graphs, Bellman-Ford's
+// tail; tropic/tuning.hpp).
+enum class loop_control { automatic, host, device };
+
 struct options {
   tropic::algorithm algorithm = tropic::algorithm::automatic;
+  tropic::loop_control loop = tropic::loop_control::automatic;
   double delta = 0;        // bucket width; 0 = automatic (see choose_delta), inf = one bucket
   bool parents = false;    // also compute a shortest-path tree
   int device = 0;          // CUDA device ordinal for GPU algorithms
@@ -56,6 +66,8 @@ struct statistics {
   std::uint64_t iterations = 0;     // inner (light) iterations / relaxation rounds in total
   std::uint64_t vertices_relaxed = 0;  // frontier vertices whose out-arcs were scanned
   std::uint64_t arcs_relaxed = 0;      // arcs scanned
+  std::uint64_t host_round_trips = 0;  // device-to-host waits inside the solve (GPU algorithms)
+  std::uint64_t device_loop_buckets = 0;  // buckets run by the GPU-driven loop (delta-stepping)
   double milliseconds = 0;             // the solve alone (no upload, no download)
   double setup_milliseconds = 0;       // upload / conversion before the solve
 };

@@ -6,8 +6,11 @@
 // GPU builds only; the header itself is plain C++.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 
 #include "tropic/csr.hpp"
 #include "tropic/device_memory.hpp"
@@ -22,6 +25,9 @@ struct csr_view {
   const arc_index* row_offsets = nullptr;  // n + 1
   const vertex* columns = nullptr;
   const W* weights = nullptr;  // ascending within each row
+  // The source row of every arc (a COO row index), once device_matrix::arc_sources() has built
+  // it; null before. The edge-parallel push (load_balance::edge_wise) reads it.
+  const vertex* arc_sources = nullptr;
 };
 
 // Per-row arc ranges [first[u], last[u]) inside a csr_view: "A restricted to each row's light
@@ -56,6 +62,13 @@ class device_matrix {
   csr_view<W> transpose_view() const;
   bool has_transpose() const noexcept { return stats_.symmetric || t_columns_.size() > 0; }
 
+  // The arc->source array of A (Hohne et al., "Edge-Wise Req Computation": the node an edge
+  // points back to, computed once so that work can be spread over arcs instead of rows). Built on
+  // the first call (one pass over the rows, then the matrix's stream is synchronized, so every
+  // stream sees it) and kept with the matrix; view() carries it from then on. Thread-safe; null
+  // for a matrix without arcs. Throws out_of_memory when the 4 bytes per arc do not fit.
+  const vertex* arc_sources() const;
+
   // Device memory held by this matrix, in bytes.
   std::size_t device_bytes() const noexcept;
   // Bytes a matrix of this shape needs on the device (for the out-of-memory message).
@@ -69,6 +82,13 @@ class device_matrix {
   device_buffer<arc_index> row_offsets_, t_row_offsets_;
   device_buffer<vertex> columns_, t_columns_;
   device_buffer<W> weights_, t_weights_;
+  // Built on demand by arc_sources(); behind a pointer so that the matrix stays movable.
+  struct arc_source_cache {
+    std::mutex building;
+    std::atomic<const vertex*> ready{nullptr};
+    device_buffer<vertex> sources;
+  };
+  std::unique_ptr<arc_source_cache> arc_sources_ = std::make_unique<arc_source_cache>();
 };
 
 // For every row u: split[u] = first arc of u with weight > delta (one binary search per row),

@@ -1,8 +1,9 @@
 // Explicit instantiation of the operators for std::int32_t (one small file per type bounds compile time).
-#include "../operators.cuh"
+#include "../device_loop.cuh"
 
 namespace tropic {
 TROPIC_INSTANTIATE_VECTOR_OPS(std::int32_t)
+TROPIC_INSTANTIATE_DEVICE_LOOP(std::int32_t)
 TROPIC_INSTANTIATE_SEMIRING(tropic::min_plus<std::int32_t>, std::int32_t)
 
 }  // namespace tropic

@@ -41,7 +41,12 @@ mask_view<W> structural_mask(const dense_vector<W>& m, bool complement = false) 
 
 enum class accumulator { none, min, plus };
 enum class direction { automatic, push, pull };
-enum class load_balance { automatic, merge_path, warp_per_row };
+// Push traversal: merge-path over the frontier's scanned row lengths (automatic), a warp per
+// frontier row, or edge_wise: one thread per arc of the whole matrix, its source read from the
+// arc->source array, arcs whose source is not in the frontier skipped (Hohne et al.'s edge-wise
+// request generation; semiring/push_edge_wise.cuh). edge_wise needs A.arc_sources() built first
+// (the operator throws invalid_value otherwise) and costs a pass over every arc per call.
+enum class load_balance { automatic, merge_path, warp_per_row, edge_wise };
 
 struct descriptor {
   bool replace = false;

@@ -10,8 +10,24 @@ inline constexpr std::size_t max_blocks = 1u << 20;
 inline constexpr int push_threads = 256;
 inline constexpr int push_items_per_thread = 4;
 inline constexpr std::size_t push_max_blocks = 132 * 16;
-// Pull: rows of at least this many arcs get a whole block (the rest a thread group each), and
-// at most this many blocks walk the device-selected list of such rows.
-inline constexpr unsigned long long pull_long_row = 4096;
-inline constexpr unsigned pull_long_row_blocks = 132 * 4;
+// Pull (merge-path SpMV, Merrill & Garland SC'16): a tile is pull_threads x
+// pull_items_per_thread items of the path that merges row ends with arcs; each block walks
+// a contiguous run of tiles. 2048-item tiles keep one block's shared memory at 17-25 KB
+// (row ends 4 B per item, products sizeof(W) per item), so 6-8 blocks fit an SM and their phases
+// (loads, gathers, walks, scans) overlap; 8 independent gathers per thread keep enough misses
+// in flight for the x gathers that bound an SpMV.
+inline constexpr int pull_threads = 256;
+inline constexpr int pull_items_per_thread = 8;
+// Delta-stepping hands its loop to the GPU (loop_control::automatic) after this many light steps
+// in a row each touched fewer arcs than device_loop_step_arcs (estimated as frontier x mean
+// degree): at the H100's ~50 GTEPS for a push, a million arcs take ~20 µs, the cost of one host
+// round trip. A few steps, so the first small steps from the source (before a Kronecker
+// graph's frontier explodes) do not trigger it.
+inline constexpr double device_loop_step_arcs = 1 << 20;
+inline constexpr unsigned device_loop_small_steps = 8;
+// The push grid inside a device-driven loop, fixed at capture: enough thread groups for the
+// frontiers of road-like graphs (a few thousand rows) in one sweep, larger ones grid-stride.
+// Every block of every step joins the last-block epilogue, so a grid larger than the work only
+// adds to the step's latency (bench/RESULTS.md: 1056 blocks gave ~10 µs per step on grid-4M).
+inline constexpr unsigned device_loop_blocks = 132 * 1;
 }  // namespace tropic::tuning

@@ -39,6 +39,21 @@ class gpu_context {
   unsigned long long* arcs_scanned();
   std::uint64_t read_arcs_scanned();
 
+  // Device-driven loops (tropic/device_loop.hpp): a stamp counter on the device (it counts down
+  // from 2^32 - 1, the host's stamps up from 1), a finished-blocks counter for the kernels'
+  // last-block epilogues, and [iterations, frontier vertices] the loop's pushes add to.
+  // Allocated on first use, which must come before capture.
+  std::uint32_t* device_stamp();
+  unsigned* blocks_done();
+  unsigned long long* loop_statistics();
+  void read_loop_statistics(std::uint64_t& iterations, std::uint64_t& vertices);
+
+  // Scratch the pull operator reuses across calls (no allocation inside a solve's loop): bytes
+  // for its per-block carry records, and bytes for the dense copy of a sparse input (vxm pull).
+  // Each grows, never shrinks; stream-ordered, so a reallocation waits for earlier users.
+  void* pull_blocks(std::size_t bytes);
+  void* pull_dense_input(std::size_t bytes);
+
   std::uint64_t round_trips = 0;  // counter reads so far (statistics)
 
  private:
@@ -48,6 +63,11 @@ class gpu_context {
   pinned_buffer<std::uint64_t> counter_;
   device_buffer<std::uint32_t> stamps_;
   device_buffer<unsigned long long> arcs_scanned_;
+  device_buffer<std::uint32_t> device_stamp_;
+  device_buffer<unsigned> blocks_done_;
+  device_buffer<unsigned long long> loop_statistics_;
+  device_buffer<unsigned char> pull_blocks_;
+  device_buffer<unsigned char> pull_dense_input_;
   std::uint32_t stamp_ = 0;
 };
 

@@ -34,6 +34,10 @@ result<W> workfront_sssp(const device_matrix<W>& a, vertex source, const options
 template <class W>
 result<W> da2cf_sssp(const device_matrix<W>& a, vertex source, const options& opts);
 
+// algorithms/rdbs.cu: bucket-aware asynchronous delta-stepping (Zhang et al., ICPP-W'23).
+template <class W>
+result<W> rdbs_sssp(const device_matrix<W>& a, vertex source, const options& opts);
+
 // algorithms/gpu_result.cu: the epilogue every GPU algorithm shares. One pass over the arcs
 //  - detects distances that overflowed W (a reached u with an arc u -> v whose sum saturates
 //    while v stays unreached) and throws error_code::overflow,

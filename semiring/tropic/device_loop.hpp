@@ -1,0 +1,113 @@
+// Device-driven loops: operator calls captured once into a CUDA graph whose loops the GPU runs
+// itself (conditional WHILE nodes, CUDA 12.4+), so a step costs a graph node (~1-2 µs on the
+// H100) instead of a host round trip (a pinned counter read: ~18 µs plus the launches).
+//
+// Inside such a loop the host never learns how long a frontier is, so the operators there take
+// `device_worklist`s (an index list whose length lives on the device) and device-resident
+// scalars and ranges. The worklists follow one convention that makes loops composable: an
+// operator that reads a worklist drains it (its length is zero afterwards), an operator that
+// writes one appends to it. Everything a captured operator touches is allocated before capture
+// (conditional bodies may hold kernels, memsets and copies only).
+//
+// Delta-stepping uses this form for graphs of small frontiers and long paths (roads, grids),
+// where host round trips, not arcs, set the time (issue #4; bench/RESULTS.md).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tropic/operators.hpp"
+
+namespace tropic {
+
+// An index list with its length on the device; empty when made. Capacity n: a worklist filled by
+// the operators below never repeats an index within one call.
+class device_worklist {
+ public:
+  device_worklist(vertex capacity, cudaStream_t stream);
+  vertex* indices() noexcept { return indices_.data(); }
+  const vertex* indices() const noexcept { return indices_.data(); }
+  unsigned long long* count() noexcept { return count_.data(); }
+  const unsigned long long* count() const noexcept { return count_.data(); }
+  vertex capacity() const noexcept { return static_cast<vertex>(indices_.size()); }
+
+ private:
+  device_buffer<vertex> indices_;
+  device_buffer<unsigned long long> count_;
+};
+
+// The condition of a device-driven WHILE loop (a CUDA graph conditional handle).
+struct loop_condition {
+  cudaGraphConditionalHandle handle{};
+};
+
+// A CUDA graph built by stream capture of operator calls on ctx's stream, then run by launch().
+// while_loop() may nest. Captured operators must not allocate: reserve ctx.temp() first.
+class device_graph {
+ public:
+  explicit device_graph(gpu_context& ctx);
+  ~device_graph();
+  device_graph(const device_graph&) = delete;
+  device_graph& operator=(const device_graph&) = delete;
+
+  // A condition for a loop added next to the graph now being captured; `initial` is its value
+  // when the graph is launched (a kernel before the loop may set it instead).
+  loop_condition condition(unsigned initial = 0);
+
+  // while (condition) body(); -- body() issues operator calls, one of which sets the condition.
+  template <class Body>
+  void while_loop(loop_condition c, Body&& body) {
+    begin_loop(c);
+    body();
+    end_loop();
+  }
+
+  // Instantiates the graph (once) and runs it on the context's stream.
+  void launch();
+
+ private:
+  void begin_loop(loop_condition c);
+  void end_loop();
+
+  gpu_context& ctx_;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+  // Per open loop: the graph to resume capturing after the body, and the loop's node there.
+  struct open_loop {
+    cudaGraph_t outer;
+    cudaGraphNode_t node;
+  };
+  std::vector<open_loop> open_;
+  bool capturing_ = false;
+};
+
+// condition = (list is not empty), set on the device.
+void set_condition(loop_condition c, const device_worklist& list, gpu_context& ctx);
+
+// out = { i : range->lo <= in[i] < range->hi } with the range read on the device; `out` must be
+// empty (drained). The bucket B = {v : iΔ <= t[v] < (i+1)Δ} of a device-driven delta-stepping.
+template <class W>
+void select(device_worklist& out, const dense_vector<W>& in, const value_range<W>* range,
+            gpu_context& ctx);
+
+// w = min(w, (w .* in)' min.+ A), drains `in`. Like vxm over the sparse vector w .* in, with the
+// entries' values read from w as the kernel goes (a value read late is smaller, never wrong:
+// min-plus relaxation is monotone). Push over A's rows, a thread group per frontier row, on a
+// grid sized for the device, not the frontier. `improved` receives, once each, the indices whose
+// w decreased into *improved_range; when `loop` is given, the call sets loop's condition to
+// (improved is not empty).
+template <class S, class W = typename S::value_type>
+void vxm(dense_vector<W>& w, S semiring, device_worklist& in, const matrix_operand<W>& a,
+         gpu_context& ctx, device_worklist& improved, const value_range<W>* improved_range,
+         const loop_condition* loop = nullptr);
+
+// *out = min{ in[i] : in[i] >= *above } (infinity<W>() if none): the next non-empty bucket.
+template <class W>
+void reduce_min(W* out, const dense_vector<W>& in, const W* above, gpu_context& ctx);
+
+// Bytes of ctx.temp() the device-driven select and reduce_min need for n entries (reserve them
+// before capture).
+template <class W>
+std::size_t device_loop_temp_bytes(vertex n);
+
+}  // namespace tropic

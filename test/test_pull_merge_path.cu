@@ -1,0 +1,177 @@
+// The pull's merge-path SpMV (semiring/operators.cuh) with small tiles and few path items per
+// block, so that small graphs put rows across tiles and across many blocks: every split-row
+// case (a row across tiles of one block, across blocks, a block that starts on a row's end, a
+// block of one item) against the host spec, with masks, accumulators, replace, light/heavy
+// parts and the `improved` list.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "gpu_test.hpp"
+#include "operator_spec.hpp"
+#include "operators.cuh"
+#include "random_graphs.hpp"
+
+using namespace tropic;
+using tropic::testing::test_rng;
+
+namespace {
+
+template <class W>
+W random_entry(test_rng& rng, double infinity_chance) {
+  if (rng.chance(infinity_chance)) return infinity<W>();
+  return W(rng.between(0, 60));
+}
+
+// Row i has lengths[i] arcs (rows past the list: lengths[i % size]), distinct columns.
+template <class W>
+csr<W> rows_of_lengths(vertex n, const std::vector<arc_index>& lengths, std::uint64_t seed) {
+  test_rng rng(seed);
+  csr<W> g;
+  g.n = n;
+  g.row_offsets.assign(1, 0);
+  for (vertex i = 0; i < n; ++i) {
+    const arc_index len = lengths.empty() ? 0 : lengths[i % lengths.size()];
+    const vertex start = vertex(rng.below(n));
+    std::vector<vertex> cols;
+    for (arc_index k = 0; k < len; ++k) cols.push_back(vertex((start + k) % n));
+    std::sort(cols.begin(), cols.end());
+    for (vertex c : cols) {
+      g.columns.push_back(c);
+      g.weights.push_back(W(rng.between(0, 9)));
+    }
+    g.row_offsets.push_back(g.columns.size());
+  }
+  return g;
+}
+
+template <class W>
+bool same(W a, W b, bool exact) {
+  if (exact || a == b) return a == b;
+  const double x = double(a), y = double(b);
+  return std::fabs(x - y) <= 1e-4 * std::max(1.0, std::max(std::fabs(x), std::fabs(y)));
+}
+
+// detail::pull_dispatch with tile shape Policy and `block_items` path items per block, against
+// spec::mxv + spec::write, a few random operator cases per block size.
+template <class S, class Policy, class W = typename S::value_type>
+void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
+                const std::vector<arc_index>& block_sizes) {
+  test_rng rng(seed);
+  const double inf_share = S::is_min_monoid ? 1.0 : 0.0;
+  cuda_stream stream;
+  gpu_context ctx(stream);
+  device_matrix<W> a(g, upload_options{}, stream);
+  const vertex n = g.n;
+  const double delta = double(rng.between(0, 10));
+  light_heavy_split<W> split(a, delta, ctx);
+  for (arc_index block_items : block_sizes) {
+    for (int round = 0; round < 3; ++round) {
+      const auto kind = static_cast<mask_kind>(rng.below(3));
+      const bool complement = rng.chance(0.3), replace = rng.chance(0.3);
+      const accumulator accum =
+          rng.chance(0.5) ? accumulator::none
+                          : (S::is_min_monoid ? accumulator::min : accumulator::plus);
+      const auto part = static_cast<row_part>(rng.below(3));
+      CAPTURE(block_items);
+      CAPTURE(round);
+      CAPTURE(int(kind));
+      CAPTURE(complement);
+      CAPTURE(replace);
+      CAPTURE(int(accum));
+      CAPTURE(int(part));
+
+      std::vector<W> ud(n), w0(n), m(n);
+      for (auto& x : ud) x = random_entry<W>(rng, 0.3 * inf_share);
+      for (auto& x : w0) x = random_entry<W>(rng, 0.4 * inf_share);
+      for (auto& x : m) x = random_entry<W>(rng, 0.3);
+      dense_vector<W> w(n, stream), mask(n, stream), u(n, stream);
+      w.upload(w0);
+      mask.upload(m);
+      u.upload(ud);
+      sparse_vector<W> improved(n, stream);
+      const mask_view<W> mv{kind == mask_kind::none ? nullptr : mask.data(), kind, complement};
+      descriptor d;
+      d.replace = replace;
+      const matrix_operand<W> op{&a, part, &split};
+      const value_range<W> range{W(0), W(30)};
+      detail::pull_dispatch<S, W, Policy>(w, mv, accum, a.view(),
+                                          detail::ranges_of(a.view(), op, false), u.data(), d,
+                                          ctx, &improved, range, nullptr, block_items);
+      const std::vector<W> got = w.to_host();
+      std::vector<W> want = w0;
+      spec::write<S>(want, spec::mxv<S>(g, ud, part, W(delta)), &m, kind, complement, accum,
+                     replace);
+      for (vertex i = 0; i < n; ++i) {
+        if (!same(got[i], want[i], exact)) {
+          CAPTURE(i);
+          CHECK(double(got[i]) == double(want[i]));
+          break;
+        }
+      }
+      if (S::is_min_monoid) {  // each strictly decreased entry now in [0, 30), once
+        std::vector<vertex> listed = improved.indices_to_host();
+        std::sort(listed.begin(), listed.end());
+        std::vector<vertex> expect;
+        for (vertex i = 0; i < n; ++i)
+          if (want[i] < w0[i] && !(want[i] < range.lo) && want[i] < range.hi) expect.push_back(i);
+        CHECK(listed == expect);
+      }
+    }
+  }
+}
+
+// Tile 96 items (32 threads x 3): per block 1 item (every row end and arc its own block), a few,
+// one short of a tile, a tile, one past, several tiles, and the device-sized default (0).
+const std::vector<arc_index> small_blocks = {1, 2, 7, 95, 96, 97, 250, 0};
+
+template <class S, bool Exact>
+void check_all_shapes() {
+  using W = typename S::value_type;
+  using small = detail::pull_policy<32, 3>;
+  using single = detail::pull_policy<64, 1>;
+  for (const auto& c : tropic::testing::test_graph_cases(8, 2100)) {
+    CAPTURE(c.name());
+    check_pull<S, small>(c.graph<W>(), c.seed, Exact, small_blocks);
+    check_pull<S, single>(c.graph<W>(), c.seed, Exact, {1, 63, 64, 65, 0});
+  }
+  // Rows of 95, 96, 97 arcs and their ends around the 96-item tile; empty rows between.
+  INFO("tile edges");
+  check_pull<S, small>(rows_of_lengths<W>(400, {0, 1, 2, 94, 95, 96, 0, 0, 191, 192, 193, 3}, 7),
+                       7, Exact, small_blocks);
+  INFO("all rows empty");
+  check_pull<S, small>(rows_of_lengths<W>(1000, {}, 8), 8, Exact, {1, 5, 96, 97, 1000, 0});
+  INFO("one row across many blocks");
+  std::vector<arc_index> hub(3000, 0);
+  hub[1500] = 2999;
+  check_pull<S, small>(rows_of_lengths<W>(3000, hub, 9), 9, Exact, {1, 7, 96, 200, 0});
+  INFO("a single vertex");
+  check_pull<S, small>(rows_of_lengths<W>(1, {1}, 10), 10, Exact, {1, 0});
+  // The production tile (tuning.hpp) with blocks of a few tiles.
+  using tuned = detail::pull_default_policy;
+  const arc_index tile = arc_index(tuned::threads) * tuned::items;
+  std::vector<arc_index> edges = {tile - 1, 0, tile, 3, tile + 1, 2 * tile, 0, 0, tile - 2};
+  for (vertex i = vertex(edges.size()); i < 9000; ++i) edges.push_back(i % 4);
+  INFO("production tile");
+  check_pull<S, tuned>(rows_of_lengths<W>(9000, edges, 11), 11, Exact,
+                       {100, tile - 1, tile, tile + 1, 3 * tile, 0});
+}
+
+}  // namespace
+
+TEST_SUITE("operators") {
+  TEST_CASE_TEMPLATE("pull merge path: split rows, tiny tiles and blocks (min-plus)", W,
+                     std::uint32_t, std::int64_t, float, double) {
+    TROPIC_REQUIRE_GPU();
+    check_all_shapes<min_plus<W>, true>();
+  }
+
+  TEST_CASE_TEMPLATE("pull merge path: split rows, tiny tiles and blocks (plus-times)", W, float,
+                     double) {
+    TROPIC_REQUIRE_GPU();
+    check_all_shapes<plus_times<W>, false>();
+  }
+}
