@@ -390,6 +390,12 @@ __device__ void manager(const kernel_args<W>& k) {
         }
         break;
       }
+      // Every lane read s_written[b] above; lane 0 writes it back below. When the scan loop ran,
+      // its ballot ordered the two; when it did not (nothing new in the bucket), nothing did:
+      // harmless in effect (lane 0 writes back the value it read) but a race under the memory
+      // model, the one compute-sanitizer racecheck reported as 6 warnings (issue #6: the LDS.64
+      // of the read and this STS.64). The warp barrier makes the order explicit.
+      __syncwarp();
       if (lane == 0) {
         s_written[b] = wr;
         s_resv[b] = max(r, wr);
