@@ -4,8 +4,12 @@
   speedup_vs_degree.png  speedup over the baseline against average degree (ADDS paper, Fig. 8)
   speedup_vs_depth.png   speedup against BFS depth from the sources, a diameter proxy (Fig. 9)
   time_vs_work.png       solve time against arcs relaxed, one point per graph x algorithm x source
+  c_api_breakdown.png    where a C-API call's time goes (unpack, copy, pack, setup, solve, after
+                         solve, output), one stacked bar per graph x c_api: algorithm
 
-Only valid rows are plotted; FAILURE and error rows are counted and reported, never drawn.
+Only valid rows are plotted; FAILURE and error rows are counted and reported, never drawn, and
+skipped rows are counted apart. c_api: rows time the whole call, so they are left out of the
+speedup and time-vs-work plots, which compare solve times.
 Usage: bench/plot.py bench-results/results.csv [--out DIR] [--baseline graphblas_cpu]
 """
 import argparse
@@ -22,6 +26,38 @@ def load(path):
         rows = list(csv.DictReader(f))
     valid = [r for r in rows if r["valid"] == "true"]
     return rows, valid
+
+
+C_API_PARTS = (("unpack_ms", "unpack"), ("copy_ms", "copy"), ("pack_ms", "pack"),
+               ("setup_ms", "setup (upload / import)"), ("solve_ms", "solve"),
+               ("after_solve_ms", "after solve"), ("output_ms", "output"))
+
+
+def c_api_breakdown_plot(plt, c_api_rows, path):
+    """Share of each step in a call (medians over the valid c_api: rows of a graph x
+    algorithm), stacked to 100%; the label gives the median end-to-end time."""
+    groups = collections.defaultdict(list)
+    for r in c_api_rows:
+        groups[(r["graph"], r["algorithm"])].append(r)
+    labels = [f"{g}\n{a}\n{statistics.median(float(r['median_ms']) for r in rs):.4g} ms"
+              for (g, a), rs in groups.items()]
+    parts = {column: [statistics.median(float(r[column] or 0) for r in rs)
+                      for rs in groups.values()] for column, _ in C_API_PARTS}
+    totals = [sum(parts[c][i] for c, _ in C_API_PARTS) or 1.0 for i in range(len(groups))]
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(groups)), 4.5))
+    bottom = [0.0] * len(groups)
+    for column, name in C_API_PARTS:
+        share = [100.0 * x / t for x, t in zip(parts[column], totals)]
+        ax.bar(range(len(groups)), share, bottom=bottom, label=name)
+        bottom = [b + h for b, h in zip(bottom, share)]
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels(labels, fontsize=6, rotation=45, ha="right")
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("share of one C-API call (%)")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    fig.tight_layout()
+    fig.savefig(path, dpi=150)
+    plt.close(fig)
 
 
 def per_source_speedups(valid, baseline):
@@ -113,9 +149,15 @@ def main():
                  "/usr/bin/python3")
 
     rows, valid = load(args.csv)
-    bad = len(rows) - len(valid)
+    skipped = sum(1 for r in rows if r["valid"] == "skipped")
+    bad = len(rows) - len(valid) - skipped
     if bad:
         print(f"plot.py: leaving out {bad} FAILURE/error rows (see summary.md)", file=sys.stderr)
+    if skipped:
+        print(f"plot.py: {skipped} rows were skipped by the harness (reasons in their note)",
+              file=sys.stderr)
+    c_api_rows = [r for r in valid if r["algorithm"].startswith("c_api:")]
+    valid = [r for r in valid if not r["algorithm"].startswith("c_api:")]
     if not valid:
         sys.exit(f"plot.py: no valid rows in {args.csv}")
     baseline = args.baseline
@@ -139,6 +181,10 @@ def main():
     path = os.path.join(out, "time_vs_work.png")
     time_vs_work_plot(plt, valid, path)
     written.append(path)
+    if c_api_rows:
+        path = os.path.join(out, "c_api_breakdown.png")
+        c_api_breakdown_plot(plt, c_api_rows, path)
+        written.append(path)
     print("wrote " + ", ".join(written))
 
 

@@ -3,7 +3,13 @@
 // A suite file lists one graph per line:   NAME  GRAPH  [OPTION ...]
 // GRAPH is a generator spec (kron:SCALE[:EF], uniform:N:DEG, grid:ROWS:COLS) or a file name,
 // looked up as given, then in the --data folders, the suite file's folder, ../shared/data and
-// data/ beside the repository. OPTIONs: unit-weights, symmetrize, seed=N. `#` starts a comment.
+// data/ beside the repository. `#` starts a comment. OPTIONs:
+//   unit-weights, symmetrize, seed=N   how the graph is made
+//   sources=N       at most N sources on this graph (fewer than --sources)
+//   cpu-sources=N   the CPU peers (graphblas_cpu, c_api:graphblas_cpu) run on the first N sources
+//                   only; Dijkstra, the reference, runs on every source
+//   skip=A[,B...]   algorithms not run on this graph (names as in --algorithms)
+// Every skip these options cause is a row of its own in the results ("skipped: why").
 //
 // Sources follow the ADDS paper's rule: vertices drawn at random (deterministically from the
 // seed and the graph's name) among those that reach at least 75% of the graph; when too few
@@ -30,6 +36,10 @@ struct suite_entry {
   bool unit_weights = false;
   bool symmetrize = false;
   std::uint64_t seed = 1;
+  int max_sources = 0;            // sources=N; 0: --sources
+  int cpu_sources = 0;            // cpu-sources=N; 0: every source
+  std::vector<std::string> skip;  // skip=A,B
+  std::string file;               // the suite file and line, for messages: "full.txt:9"
   int line = 0;
 };
 
@@ -64,6 +74,19 @@ inline std::vector<suite_entry> read_suite(const std::string& path) {
     if (!(words >> e.graph))
       throw error(error_code::parse, path + ":" + std::to_string(number) + ": '" + e.name +
                                          "' needs a GRAPH (generator spec or file) after it");
+    e.file = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1) + ":" +
+             std::to_string(number);
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    // The count after `key`, a positive integer, or 0 when opt does not start with key.
+    auto count_option = [&](const std::string& opt, const std::string& key) -> int {
+      if (opt.rfind(key, 0) != 0) return 0;
+      const std::string v = opt.substr(key.size());
+      if (v.empty() || v.size() > 6 || v.find_first_not_of("0123456789") != std::string::npos ||
+          std::stoi(v) < 1)
+        throw error(error_code::parse,
+                    where + "'" + opt + "': " + key + " expects an integer >= 1");
+      return std::stoi(v);
+    };
     std::string opt;
     while (words >> opt) {
       if (opt == "unit-weights") {
@@ -73,9 +96,20 @@ inline std::vector<suite_entry> read_suite(const std::string& path) {
       } else if (opt.rfind("seed=", 0) == 0 &&
                  opt.find_first_not_of("0123456789", 5) == std::string::npos && opt.size() > 5) {
         e.seed = std::stoull(opt.substr(5));
+      } else if (int k = count_option(opt, "sources=")) {
+        e.max_sources = k;
+      } else if (int k = count_option(opt, "cpu-sources=")) {
+        e.cpu_sources = k;
+      } else if (opt.rfind("skip=", 0) == 0 && opt.size() > 5) {
+        std::stringstream names(opt.substr(5));
+        std::string name;
+        while (std::getline(names, name, ','))
+          if (!name.empty()) e.skip.push_back(name);
       } else {
-        throw error(error_code::parse, path + ":" + std::to_string(number) + ": unknown option '" +
-                                           opt + "' (known: unit-weights, symmetrize, seed=N)");
+        throw error(error_code::parse,
+                    where + "unknown option '" + opt +
+                        "' (known: unit-weights, symmetrize, seed=N, sources=N, cpu-sources=N, "
+                        "skip=A,B)");
       }
     }
     for (const auto& prev : out)
@@ -146,6 +180,30 @@ source_choice bfs_reach(const csr<W>& g, vertex s, std::vector<std::uint8_t>& ma
   return c;
 }
 
+// Labels with `id` every vertex that s reaches and that is still unlabelled (0); returns how
+// many were labelled. In a symmetric graph that is s's whole component, and then the reach of
+// every vertex in it.
+template <class W>
+vertex label_component(const csr<W>& g, vertex s, std::uint32_t id,
+                       std::vector<std::uint32_t>& label) {
+  std::vector<vertex> stack{s};
+  label[s] = id;
+  vertex size = 1;
+  while (!stack.empty()) {
+    const vertex u = stack.back();
+    stack.pop_back();
+    for (arc_index k = g.row_offsets[u]; k < g.row_offsets[u + 1]; ++k) {
+      const vertex v = g.columns[k];
+      if (label[v] == 0) {
+        label[v] = id;
+        ++size;
+        stack.push_back(v);
+      }
+    }
+  }
+  return size;
+}
+
 template <class W>
 std::vector<source_choice> choose_sources(const csr<W>& g, int count, std::uint64_t seed,
                                           bool symmetric) {
@@ -154,7 +212,25 @@ std::vector<source_choice> choose_sources(const csr<W>& g, int count, std::uint6
   const double threshold = 0.75 * g.n;
   const int max_tries = std::max(64, 16 * count);
   splitmix64 rng{seed};
-  std::vector<std::uint8_t> mark(g.n), in_big_component(symmetric ? g.n : 0);
+  std::vector<std::uint8_t> mark(g.n);
+  // In a symmetric graph a vertex's reach is the size of its component: one search per
+  // component, not per candidate. Kronecker graphs keep their giant component below 75% of the
+  // vertices, so all 64 candidates are tried, and a search per candidate would cost minutes at
+  // scale 24. BFS depths are then computed for the chosen sources only; the draws and choices are
+  // the same as with a search per candidate.
+  std::vector<std::uint32_t> component(symmetric ? g.n : 0);
+  std::vector<vertex> component_size{0};
+  auto candidate = [&](vertex v) {
+    if (!symmetric) {
+      std::fill(mark.begin(), mark.end(), 0);
+      return bfs_reach(g, v, mark);
+    }
+    if (component[v] == 0) {
+      const auto id = static_cast<std::uint32_t>(component_size.size());
+      component_size.push_back(label_component(g, v, id, component));
+    }
+    return source_choice{v, component_size[component[v]], 0};
+  };
   auto already = [&](vertex v) {
     for (const auto& c : chosen)
       if (c.source == v) return true;
@@ -163,22 +239,19 @@ std::vector<source_choice> choose_sources(const csr<W>& g, int count, std::uint6
   for (int t = 0; t < max_tries && static_cast<int>(chosen.size()) < count; ++t) {
     vertex v = static_cast<vertex>(rng() % g.n);
     if (already(v)) continue;
-    std::fill(mark.begin(), mark.end(), 0);
-    source_choice c = bfs_reach(g, v, mark);
-    if (c.reach >= threshold) {
+    source_choice c = candidate(v);
+    if (c.reach >= threshold)
       chosen.push_back(c);
-      if (symmetric) in_big_component = mark;
-    } else {
+    else
       fallback.push_back(c);
-    }
     // In a symmetric graph every vertex of the big component qualifies: draw the rest from it
     // directly instead of retrying the search from vertices outside it.
     if (symmetric && !chosen.empty()) {
+      const std::uint32_t big = component[chosen.front().source];
       for (int u = 0; u < max_tries && static_cast<int>(chosen.size()) < count; ++u) {
         vertex w = static_cast<vertex>(rng() % g.n);
-        if (!in_big_component[w] || already(w)) continue;
-        std::fill(mark.begin(), mark.end(), 0);
-        chosen.push_back(bfs_reach(g, w, mark));
+        if (component[w] != big || already(w)) continue;
+        chosen.push_back(source_choice{w, component_size[big], 0});
       }
     }
   }
@@ -189,6 +262,11 @@ std::vector<source_choice> choose_sources(const csr<W>& g, int count, std::uint6
     for (const auto& c : fallback)
       if (static_cast<int>(chosen.size()) < count && !already(c.source)) chosen.push_back(c);
   }
+  if (symmetric)
+    for (auto& c : chosen) {
+      std::fill(mark.begin(), mark.end(), 0);
+      c = bfs_reach(g, c.source, mark);
+    }
   return chosen;
 }
 

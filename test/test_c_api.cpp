@@ -3,6 +3,7 @@
 // hypersparse, bitmap, full, iso, jumbled), delta variants, and the shared real graphs.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -519,5 +520,52 @@ TEST_SUITE("c_api") {
     matrix_guard m;
     m.a = matrix_of(g);
     check_against_dijkstra(g, m.a, 0, nullptr, &cpu);
+  }
+
+  TEST_CASE("the time breakdown in tropic_stats adds up") {
+    const auto g = testing::random_test_graph<double>(12, testing::test_graph_kind::grid);
+    REQUIRE(g.arcs() > 0);
+    const auto want = dijkstra(g, 0, false).distances;
+    std::vector<tropic_algorithm> algorithms = {TROPIC_GRAPHBLAS_CPU};
+    if (gpu_available()) algorithms.push_back(TROPIC_DELTA_STEPPING);
+    for (const bool by_column : {false, true}) {
+      for (const tropic_algorithm alg : algorithms) {
+        CAPTURE(by_column);
+        CAPTURE(static_cast<int>(alg));
+        matrix_guard a;
+        a.a = matrix_of(g);
+        if (by_column)  // not lendable as CSR: the dup and its conversion count as unpacking
+          REQUIRE(GxB_Matrix_Option_set_INT32(a.a, GxB_FORMAT, GxB_BY_COL) == GrB_SUCCESS);
+        tropic_options o = {};
+        o.algorithm = alg;
+        tropic_stats st;
+        std::memset(&st, 0xff, sizeof st);  // every field must be written: NaN until it is
+        vector_guard d;
+        char msg[TROPIC_MSG_LEN];
+        const auto start = std::chrono::steady_clock::now();
+        REQUIRE(tropic_sssp_ext(&d.v, nullptr, &st, a.a, 0, nullptr, &o, msg) == GrB_SUCCESS);
+        const double wall = std::chrono::duration<double, std::milli>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
+        result<double> got;
+        got.distances = values_of<double>(d.v);
+        CHECK(verify(g, 0, want, got) == "");
+        const double parts[] = {st.unpack_milliseconds, st.copy_milliseconds,
+                                st.pack_milliseconds, st.sssp_milliseconds,
+                                st.output_milliseconds};
+        for (double x : parts) CHECK((std::isfinite(x) && x >= 0));
+        // Copying thousands of arcs and building a vector take measurable time.
+        CHECK(st.copy_milliseconds > 0);
+        CHECK(st.output_milliseconds > 0);
+        CHECK(st.interop_milliseconds ==
+              doctest::Approx(st.unpack_milliseconds + st.copy_milliseconds +
+                              st.pack_milliseconds + st.output_milliseconds));
+        // The algorithm's setup and solve happen inside the timed sssp call (CUDA events for
+        // the GPU solve, hence the small allowance), and everything inside the API call.
+        CHECK(st.setup_milliseconds <= st.sssp_milliseconds);
+        CHECK(st.setup_milliseconds + st.milliseconds <= st.sssp_milliseconds * 1.01 + 0.05);
+        CHECK(st.interop_milliseconds + st.sssp_milliseconds <= wall);
+      }
+    }
   }
 }

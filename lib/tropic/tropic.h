@@ -72,6 +72,16 @@ typedef struct {
   double setup_milliseconds; /* the algorithm's own setup (GrB_Matrix build, GPU upload) */
   double interop_milliseconds; /* this API's overhead: taking A's arrays out and back, building
                                   the output vectors */
+  /* Where one call's time went (steady clock), for measuring this API against calling the
+   * algorithm directly. Appended after the fields above; interop_milliseconds is the sum of
+   * unpack, copy, pack and output. */
+  double unpack_milliseconds; /* GxB_Matrix_unpack_CSR of A; when A is not sparse CSR by row,
+                                 also the GrB_Matrix_dup converted to it */
+  double copy_milliseconds;   /* A's arrays copied into tropic's CSR (32-bit column ids) */
+  double pack_milliseconds;   /* GxB_Matrix_pack_CSR: A's arrays handed back */
+  double sssp_milliseconds;   /* the whole algorithm call: setup_milliseconds, milliseconds, and
+                                 what follows the solve (GPU: parents/overflow pass, download) */
+  double output_milliseconds; /* building the result GrB_Vectors */
 } tropic_stats;
 
 /* Shortest-path lengths from `source` in the graph of the square matrix A (A(i,j): the arc
