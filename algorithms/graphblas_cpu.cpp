@@ -323,18 +323,18 @@ result<W> graphblas_cpu_sssp(const csr<W>& g, vertex source, const options& opts
                               m ? weights.data() : &no_weight, m),
                     "GrB_Matrix_import");
   }
-  out.stats.setup_milliseconds = elapsed_ms(start);
-  start = std::chrono::steady_clock::now();
-
+  // Δ and the overflow check read the graph, not the GraphBLAS matrix: setup, as the GPU path's
+  // upload (device_matrix computes the same statistics there), not the solve.
   double delta = opts.delta;
   if (delta == 0) delta = choose_delta(compute_stats(g));
   if (!(delta > 0))
     throw error(error_code::invalid_value,
                 "graphblas_cpu: delta must be positive, got " + std::to_string(delta));
   out.stats.delta = delta;
-
   // Integer sums that could wrap get the saturating semiring (see the header).
   const bool exact_fast_path = sums_cannot_overflow(g);
+  out.stats.setup_milliseconds = elapsed_ms(start);
+  start = std::chrono::steady_clock::now();
   grb_handle<GrB_BinaryOp> plus_op;
   grb_handle<GrB_Semiring> saturating;
   GrB_Semiring semiring = T::min_plus();

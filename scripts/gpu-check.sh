@@ -47,7 +47,7 @@ cmake --build "$build" -j"$(nproc)" >"$out/build.log" 2>&1 || { tail -50 "$out/b
 status=0
 if ((tests)); then
 echo "== tests"
-ctest --test-dir "$build" --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
+ctest --test-dir "$build" --output-on-failure -j4 --timeout 300 >"$out/ctest.log" 2>&1 || status=1
 grep -E "tests passed|FAILED|\(Failed\)|\(Timeout\)" "$out/ctest.log" || true
 fi
 
@@ -56,8 +56,14 @@ if ((sanitize)); then
   cases='*small graph for the sanitizers*,*vertex of degree 100k*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*'
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
+    # racecheck leaves out the delta_stepping suite: under racecheck (CUDA 13.0) the host process
+    # crashed (SIGSEGV) as soon as a CUDA graph with conditional nodes ran -- the device-driven
+    # loop -- while the same cases pass under memcheck and in plain runs (H100, 2026-11-23). The
+    # loop's kernel is the push the operators suite runs under racecheck.
+    suites=operators,delta_stepping,adds,rdbs,edge_wise
+    [ "$tool" = racecheck ] && suites=operators,adds,rdbs,edge_wise
     compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 \
-      "$build/test/tropic_tests" -ts=operators,delta_stepping,adds -tc="$cases" 2>&1 |
+      "$build/test/tropic_tests" -ts="$suites" -tc="$cases" 2>&1 |
       tee "$out/sanitizer-$tool.log" | tail -6 || status=1
   done
 fi
