@@ -393,3 +393,86 @@ TEST_SUITE("csr") {
     CHECK(tropic::compute_stats(g).symmetric);
   }
 }
+
+namespace {
+// The definition, spelled out: the multiset of (v, u, w) over all arcs equals that of (u, v, w).
+template <class W>
+bool symmetric_by_definition(const csr<W>& g) {
+  std::vector<std::tuple<vertex, vertex, W>> forward, backward;
+  for (vertex u = 0; u < g.n; ++u) {
+    for (arc_index k = g.row_offsets[u]; k < g.row_offsets[u + 1]; ++k) {
+      forward.emplace_back(u, g.columns[k], g.weights[k]);
+      backward.emplace_back(g.columns[k], u, g.weights[k]);
+    }
+  }
+  std::sort(forward.begin(), forward.end());
+  std::sort(backward.begin(), backward.end());
+  return forward == backward;
+}
+}  // namespace
+
+TEST_SUITE("csr") {
+  TEST_CASE("compute_stats: symmetry agrees with the definition on mutated symmetric graphs") {
+    // Symmetric graphs with parallel arcs and self-loops, then one mutation each: an arc dropped
+    // above or below the diagonal, a weight changed, an arc added, a parallel arc's weight swapped
+    // to another run. Small vertex counts make collisions (parallel arcs, loops) common.
+    std::mt19937_64 rng(2026);
+    int symmetric_seen = 0, asymmetric_seen = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+      const vertex n = 1 + static_cast<vertex>(rng() % 12);
+      // build_csr would merge parallel arcs, so lay the rows out by hand: sorted by column,
+      // parallel arcs in random weight order.
+      std::vector<std::tuple<vertex, vertex, std::uint64_t, std::int32_t>> arcs;
+      const int pairs = static_cast<int>(rng() % 30);
+      for (int i = 0; i < pairs; ++i) {
+        const vertex u = static_cast<vertex>(rng() % n), v = static_cast<vertex>(rng() % n);
+        const auto w = static_cast<std::int32_t>(rng() % 4);
+        arcs.emplace_back(u, v, rng(), w);
+        if (u != v) arcs.emplace_back(v, u, rng(), w);
+      }
+      std::sort(arcs.begin(), arcs.end());
+      csr<std::int32_t> g;
+      g.n = n;
+      g.row_offsets.assign(n + 1, 0);
+      for (const auto& [u, v, tie, w] : arcs) {
+        ++g.row_offsets[u + 1];
+        g.columns.push_back(v);
+        g.weights.push_back(w);
+      }
+      for (vertex u = 0; u < n; ++u) g.row_offsets[u + 1] += g.row_offsets[u];
+      REQUIRE(symmetric_by_definition(g));
+      CHECK(tropic::compute_stats(g).symmetric);
+      ++symmetric_seen;
+
+      // One mutation of the arrays, keeping each row sorted by column.
+      const auto m = g.columns.size();
+      switch (rng() % 3) {
+        case 0:  // change one weight
+          if (m > 0) g.weights[rng() % m] += 1 + static_cast<std::int32_t>(rng() % 3);
+          break;
+        case 1: {  // drop one arc
+          if (m == 0) break;
+          const auto k = rng() % m;
+          g.columns.erase(g.columns.begin() + static_cast<std::ptrdiff_t>(k));
+          g.weights.erase(g.weights.begin() + static_cast<std::ptrdiff_t>(k));
+          for (auto& off : g.row_offsets) off -= off > k ? 1 : 0;
+          break;
+        }
+        default: {  // add one arc u -> v in its sorted place
+          const vertex u = static_cast<vertex>(rng() % n), v = static_cast<vertex>(rng() % n);
+          auto k = g.row_offsets[u];
+          while (k < g.row_offsets[u + 1] && g.columns[k] < v) ++k;
+          g.columns.insert(g.columns.begin() + static_cast<std::ptrdiff_t>(k), v);
+          g.weights.insert(g.weights.begin() + static_cast<std::ptrdiff_t>(k), 1);
+          for (vertex x = u + 1; x <= n; ++x) ++g.row_offsets[x];
+        }
+      }
+      const bool expected = symmetric_by_definition(g);
+      CHECK(tropic::compute_stats(g).symmetric == expected);
+      (expected ? symmetric_seen : asymmetric_seen) += 1;
+    }
+    // The mutations must actually produce both outcomes, or the test proves nothing.
+    CHECK(asymmetric_seen > 200);
+    CHECK(symmetric_seen > 400);
+  }
+}
