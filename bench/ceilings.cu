@@ -145,20 +145,41 @@ std::vector<ceiling_row> measure_ceilings(const csr<float>& g) {
   dense_vector<float> dx(n, stream), dy(n, stream);
   TROPIC_CUDA_CHECK(cudaMemcpyAsync(dx.data(), x.data(), n * sizeof(float), cudaMemcpyDeviceToDevice, stream));
   {
-    auto r = time_pass("tropic_min_plus_spmv", stream, [&] {
-      mxv(dy, no_mask<float>(), accumulator::none, min_plus<float>{}, all_of(a), dx, descriptor{}, ctx);
-    });
-    r.bytes = spmv_bytes + double(n + 1) * 4;  // our offsets are 64-bit
-    r.arcs = double(m);
-    r.note = "mxv min_plus<float>, dense x, thread group per row";
-    rows.push_back(r);
-    auto p = time_pass("tropic_plus_times_spmv", stream, [&] {
-      mxv(dy, no_mask<float>(), accumulator::none, plus_times<float>{}, all_of(a), dx, descriptor{}, ctx);
-    });
-    p.bytes = r.bytes;
-    p.arcs = double(m);
-    p.note = "mxv plus_times<float>: the same kernel as cuSPARSE's semiring";
-    rows.push_back(p);
+    // The automatic kernel, and each kernel forced where it makes sense: merge path always, row
+    // blocks where no row is long enough to stall a block for long (its time is per block's
+    // rows, so a hub of 10^6 arcs would take a thread milliseconds).
+    const auto view = a.view();
+    const bool by_rows = pull_by_row_blocks(view, descriptor{});
+    const char* automatic_kernel = by_rows ? "row blocks" : "merge path";
+    const double bytes = spmv_bytes + double(n + 1) * 4;  // our offsets are 64-bit
+    auto add = [&](const std::string& name, const descriptor& d, const std::string& note,
+                   auto semiring) {
+      auto r = time_pass(name, stream, [&] {
+        mxv(dy, no_mask<float>(), accumulator::none, semiring, all_of(a), dx, d, ctx);
+      });
+      r.bytes = bytes;
+      r.arcs = double(m);
+      r.note = note;
+      rows.push_back(r);
+    };
+    add("tropic_min_plus_spmv", descriptor{},
+        std::string("mxv min_plus<float>, dense x, no mask; automatic kernel: ") +
+            automatic_kernel,
+        min_plus<float>{});
+    add("tropic_plus_times_spmv", descriptor{},
+        std::string("mxv plus_times<float> (cuSPARSE's semiring), automatic kernel: ") +
+            automatic_kernel,
+        plus_times<float>{});
+    descriptor merge;
+    merge.pull = pull_method::merge_path;
+    descriptor row_blocks;
+    row_blocks.pull = pull_method::row_blocks;
+    if (by_rows)
+      add("tropic_min_plus_spmv_merge_path", merge, "mxv min_plus<float>, merge path forced",
+          min_plus<float>{});
+    else if (view.max_row_length <= 1024)
+      add("tropic_min_plus_spmv_row_blocks", row_blocks, "mxv min_plus<float>, row blocks forced",
+          min_plus<float>{});
   }
 
   // 4. Push SpMSpV from 1% and 10% of the vertices into a dense output (accumulate min).

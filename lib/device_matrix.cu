@@ -1,5 +1,6 @@
 // device_matrix: upload, per-row weight sort, transpose, light/heavy split.
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
@@ -135,6 +136,19 @@ device_matrix<W>::device_matrix(const csr<W>& g, const upload_options& opts, cud
     t_row_offsets_ = device_buffer<arc_index>(std::size_t(n_) + 1, stream);
     TROPIC_CUDA_CHECK(cudaMemsetAsync(t_row_offsets_.data(), 0, (std::size_t(n_) + 1) * sizeof(arc_index), stream));
     count_in_degrees<<<grid_for(arcs_), block_threads, 0, stream>>>(arcs_, columns_.data(), t_row_offsets_.data());
+    // A''s longest row (the largest in-degree) before the counts become offsets: the pull's
+    // kernel choice reads it.
+    device_buffer<arc_index> longest(1, stream);
+    {
+      std::size_t max_bytes = 0;
+      TROPIC_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, max_bytes, t_row_offsets_.data(),
+                                               longest.data(), std::size_t(n_) + 1, stream));
+      device_buffer<unsigned char> temp(max_bytes, stream);
+      TROPIC_CUDA_CHECK(cub::DeviceReduce::Max(temp.data(), max_bytes, t_row_offsets_.data(),
+                                               longest.data(), std::size_t(n_) + 1, stream));
+      TROPIC_CUDA_CHECK(cudaMemcpyAsync(&t_max_row_length_, longest.data(), sizeof(arc_index),
+                                        cudaMemcpyDeviceToHost, stream));
+    }
     std::size_t scan_bytes = 0;
     TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, t_row_offsets_.data(),
                                                     t_row_offsets_.data(), std::size_t(n_) + 1, stream));
@@ -169,7 +183,8 @@ device_matrix<W>::device_matrix(const csr<W>& g, const upload_options& opts, cud
 template <class W>
 csr_view<W> device_matrix<W>::view() const noexcept {
   const vertex* sources = arc_sources_ ? arc_sources_->ready.load(std::memory_order_acquire) : nullptr;
-  return {n_, arcs_, row_offsets_.data(), columns_.data(), weights_.data(), sources};
+  return {n_, arcs_, row_offsets_.data(), columns_.data(), weights_.data(), sources,
+          stats_.max_degree};
 }
 
 template <class W>
@@ -180,7 +195,8 @@ csr_view<W> device_matrix<W>::transpose_view() const {
                 "the matrix was uploaded without its transpose (upload_options.transpose) and is "
                 "not symmetric, so pull (A' x) is not available");
   if (t_row_offsets_.size() == 0) return view();  // no arcs: A' = A = empty
-  return {n_, arcs_, t_row_offsets_.data(), t_columns_.data(), t_weights_.data(), nullptr};
+  return {n_, arcs_, t_row_offsets_.data(), t_columns_.data(), t_weights_.data(), nullptr,
+          t_max_row_length_};
 }
 
 template <class W>

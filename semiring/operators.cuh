@@ -319,6 +319,38 @@ struct pull_block_record {
   W carry_value;          // ⊕ of the arcs, in this block, of the row open at the block's end
 };
 
+// Both pull kernels' products of a tile: product[q] = u(columns[first + q]) ⊗ weights[first + q]
+// for q < count, the identity where live(q) is false (an arc outside its row's part, or of a
+// masked-out row: never read) or u has no entry. Coalesced columns and weights first, then the
+// gathers of u: Items independent loads per thread in flight, which is what an SpMV's time is.
+template <class S, class W, int Threads, int Items, class Live>
+__device__ __forceinline__ void tile_products(const csr_view<W>& a, arc_index first, int count,
+                                              const W* u, W* product, Live live) {
+  vertex col[Items];
+  W weight[Items];
+  bool on[Items];
+#pragma unroll
+  for (int c = 0; c < Items; ++c) {
+    const int q = c * Threads + int(threadIdx.x);
+    on[c] = q < count && live(q);
+    if (on[c]) {
+      col[c] = a.columns[first + q];
+      weight[c] = a.weights[first + q];
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < Items; ++c) {
+    const int q = c * Threads + int(threadIdx.x);
+    if (q >= count) continue;
+    W x = S::identity();
+    if (on[c]) {
+      const W ux = u[col[c]];
+      if (ux != S::identity()) x = S::mul(ux, weight[c]);
+    }
+    product[q] = x;
+  }
+}
+
 template <class S, class W, int Threads, int Items>
 __global__ void __launch_bounds__(Threads)
 pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
@@ -393,48 +425,24 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
     }
     const int arcs = len - m;  // the tile's arcs: j .. j + arcs - 1
 
-    // 2. Products of the tile's arcs, coalesced: columns and weights first, then the gathers of
-    // u, Items independent loads per thread in flight.
-    {
-      const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none;
-      vertex col[Items];
-      W weight[Items];
-      bool active[Items];
-#pragma unroll
-      for (int c = 0; c < Items; ++c) {
-        const int q = c * Threads + int(threadIdx.x);
-        active[c] = q < arcs;
-        if (active[c] && check_rows) {
-          // The row of arc q: the first k with q < row_end[k] (row m's end lies past the tile).
-          int k_lo = 0, k_hi = m;
-          while (k_lo < k_hi) {
-            const int mid = (k_lo + k_hi) / 2;
-            if (q < int(row_end[mid])) k_hi = mid;
-            else k_lo = mid + 1;
-          }
-          const vertex r = i + vertex(k_lo);
-          const arc_index e = j + q;
-          active[c] = mask_allows(mask, r) &&
-                      (ranges.part == row_part::all ||
-                       (ranges.part == row_part::light ? e < ranges.split[r] : e >= ranges.split[r]));
-        }
-        if (active[c]) {
-          col[c] = a.columns[j + q];
-          weight[c] = a.weights[j + q];
-        }
+    // 2. Products of the tile's arcs. An arc takes part when its row (the first k with
+    // q < row_end[k]; row m's end lies past the tile) is allowed by the mask and the arc lies
+    // in the row's part.
+    const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none;
+    tile_products<S, W, Threads, Items>(a, j, arcs, u, product, [&](int q) {
+      if (!check_rows) return true;
+      int k_lo = 0, k_hi = m;
+      while (k_lo < k_hi) {
+        const int mid = (k_lo + k_hi) / 2;
+        if (q < int(row_end[mid])) k_hi = mid;
+        else k_lo = mid + 1;
       }
-#pragma unroll
-      for (int c = 0; c < Items; ++c) {
-        const int q = c * Threads + int(threadIdx.x);
-        if (q >= arcs) continue;
-        W x = S::identity();
-        if (active[c]) {
-          const W ux = u[col[c]];
-          if (ux != S::identity()) x = S::mul(ux, weight[c]);
-        }
-        product[q] = x;
-      }
-    }
+      const vertex r = i + vertex(k_lo);
+      const arc_index e = j + q;
+      return mask_allows(mask, r) &&
+             (ranges.part == row_part::all ||
+              (ranges.part == row_part::light ? e < ranges.split[r] : e >= ranges.split[r]));
+    });
     __syncthreads();
     if (threadIdx.x == 0) first_open = tile_items + 1;  // every thread has read it (sync above)
 
@@ -539,6 +547,99 @@ struct pull_policy {
   static constexpr int items = Items;
 };
 using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items_per_thread>;
+
+// Pull by row blocks, for views whose rows are all short: CSR-stream (Greathouse & Daga,
+// "Efficient Sparse Matrix-Vector Multiplication on GPUs using the CSR Storage Format", SC'14,
+// section 4). Block b takes the Threads x RowsPerThread rows from b x that on, stages their
+// offsets in shared memory, and walks their arcs -- one contiguous run -- in tiles of Threads x
+// Items: each thread loads Items arcs and then their Items gathers of u, all independent (the
+// loads in flight that an SpMV lives on), and leaves the products in shared memory; then each
+// thread ⊕-reduces its own rows' products from there. No search and no scan: on a degree-4 grid
+// the merge path spent more on finding rows than on arcs (0.49x of cuSPARSE, bench/RESULTS.md).
+// A block's work is its rows' total length, so one long row stalls its block: the automatic
+// choice takes this kernel only when every row is short (tuning::pull_row_blocks_max_row).
+//
+// Thread t owns rows t, t + Threads, ...: neighbouring threads read neighbouring rows' offsets,
+// split points, mask entries and outputs (coalesced). The light/heavy part and the mask narrow
+// each row to its active arcs [lo, hi) (empty for a masked-out row); when they are in play, each
+// tile first marks which of its arcs are active, so that inactive ones are never read.
+template <class S, class W, int Threads, int RowsPerThread, int Items>
+__global__ void __launch_bounds__(Threads)
+pull_row_blocks(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
+                accumulator accum, std::uint32_t* stamps, std::uint32_t stamp, vertex* improved,
+                unsigned long long* improved_count, value_range<W> range) {
+  constexpr int block_rows = Threads * RowsPerThread;
+  constexpr int tile_items = Threads * Items;
+  __shared__ arc_index offset[block_rows + 1];
+  __shared__ W product[tile_items];
+  __shared__ bool active[tile_items];
+
+  const std::uint64_t first_row = std::uint64_t(blockIdx.x) * block_rows;
+  const int rows = int(std::min<std::uint64_t>(block_rows, std::uint64_t(a.n) - first_row));
+  for (int k = int(threadIdx.x); k <= rows; k += Threads) offset[k] = a.row_offsets[first_row + k];
+  __syncthreads();
+
+  const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none;
+  arc_index lo[RowsPerThread], hi[RowsPerThread];
+  bool allowed[RowsPerThread];
+  W acc[RowsPerThread];
+#pragma unroll
+  for (int c = 0; c < RowsPerThread; ++c) {
+    const int k = c * Threads + int(threadIdx.x);
+    acc[c] = S::identity();
+    allowed[c] = false;
+    lo[c] = hi[c] = 0;
+    if (k < rows) {
+      const vertex r = vertex(first_row + k);
+      allowed[c] = mask_allows(mask, r);
+      if (allowed[c]) {
+        lo[c] = ranges.part == row_part::heavy ? ranges.split[r] : offset[k];
+        hi[c] = ranges.part == row_part::light ? ranges.split[r] : offset[k + 1];
+      }
+    }
+  }
+
+  for (arc_index t0 = offset[0]; t0 < offset[rows]; t0 += tile_items) {
+    const arc_index t1 = std::min(t0 + tile_items, offset[rows]);
+    if (check_rows) {  // every arc of the tile is marked once, by its row's owner
+#pragma unroll
+      for (int c = 0; c < RowsPerThread; ++c) {
+        const int k = c * Threads + int(threadIdx.x);
+        if (k >= rows) continue;
+        const arc_index b = std::max(offset[k], t0), e = std::min(offset[k + 1], t1);
+        for (arc_index q = b; q < e; ++q) active[q - t0] = lo[c] <= q && q < hi[c];
+      }
+      __syncthreads();
+    }
+    tile_products<S, W, Threads, Items>(a, t0, int(t1 - t0), u, product,
+                                        [&](int q) { return !check_rows || active[q]; });
+    __syncthreads();
+#pragma unroll
+    for (int c = 0; c < RowsPerThread; ++c) {
+      const arc_index b = std::max(lo[c], t0), e = std::min(hi[c], t1);
+      for (arc_index q = b; q < e; ++q) acc[c] = S::add(acc[c], product[q - t0]);
+    }
+    __syncthreads();  // product and active are rewritten by the next tile
+  }
+
+#pragma unroll
+  for (int c = 0; c < RowsPerThread; ++c) {
+    const int k = c * Threads + int(threadIdx.x);
+    if (k < rows && allowed[c])
+      pull_write<S>(w, vertex(first_row + k), acc[c], accum, stamps, stamp, improved,
+                    improved_count, range);
+  }
+}
+
+template <int Threads, int RowsPerThread, int Items>
+struct row_block_policy {
+  static constexpr int threads = Threads;
+  static constexpr int rows_per_thread = RowsPerThread;
+  static constexpr int items = Items;
+};
+using row_block_default_policy =
+    row_block_policy<tuning::pull_row_block_threads, tuning::pull_row_block_rows_per_thread,
+                     tuning::pull_row_block_items>;
 
 template <class W>
 __global__ void assign_masked(W* w, vertex n, mask_view<W> mask, W value, bool replace, W cleared) {
@@ -708,7 +809,9 @@ void finish_improved(sparse_vector<W>* improved, unsigned long long* count, gpu_
 
 // Pull over `view` (rows = output positions) from dense u. block_items: path items per block,
 // 0 for one block per resident slot of the device (tests pass small ones).
-template <class S, class W, class Policy = pull_default_policy>
+// Policy and RowBlocks are the kernels' tile shapes (tests pass small ones).
+template <class S, class W, class Policy = pull_default_policy,
+          class RowBlocks = row_block_default_policy>
 void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum,
                    const csr_view<W>& view, row_ranges ranges, const W* u,
                    const descriptor& desc, gpu_context& ctx, sparse_vector<W>* improved,
@@ -729,7 +832,15 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
       improved ? reinterpret_cast<unsigned long long*>(ctx.zeroed_counter()) : nullptr;
   vertex* list = improved ? improved->indices() : nullptr;
   const arc_index total = arc_index(n) + view.arcs;  // path items: row ends and arcs
-  if (total > 0) {
+  if (n > 0 && pull_by_row_blocks(view, desc)) {
+    constexpr std::uint64_t rows = std::uint64_t(RowBlocks::threads) * RowBlocks::rows_per_thread;
+    const std::uint64_t grid = (std::uint64_t(n) + rows - 1) / rows;  // n < 2^32: fits a grid
+    pull_row_blocks<S, W, RowBlocks::threads, RowBlocks::rows_per_thread, RowBlocks::items>
+        <<<unsigned(grid), RowBlocks::threads, 0, s>>>(view, ranges, u, w.data(), mask, accum,
+                                                       stamps, stamp, list, count,
+                                                       improved_range);
+    check_launch();
+  } else if (total > 0) {
     constexpr int threads = Policy::threads, items = Policy::items;
     constexpr arc_index tile = arc_index(threads) * items;
     if (block_items == 0) {

@@ -95,6 +95,7 @@ struct op_case {
   row_part part;
   direction dir;
   load_balance balance;
+  pull_method pull;
 };
 
 template <class S, class W = typename S::value_type>
@@ -120,6 +121,7 @@ void check_vxm_mxv(const csr<W>& g, std::uint64_t seed, bool exact) {
     c.part = static_cast<row_part>(rng.below(3));
     c.dir = rng.chance(0.5) ? direction::push : direction::pull;
     c.balance = rng.chance(0.5) ? load_balance::merge_path : load_balance::warp_per_row;
+    c.pull = static_cast<pull_method>(rng.below(3));  // automatic, merge_path, row_blocks
     CAPTURE(round);
     CAPTURE(int(c.mask));
     CAPTURE(c.complement);
@@ -128,6 +130,7 @@ void check_vxm_mxv(const csr<W>& g, std::uint64_t seed, bool exact) {
     CAPTURE(int(c.part));
     CAPTURE(int(c.dir));
     CAPTURE(int(c.balance));
+    CAPTURE(int(c.pull));
 
     // u: empty, one entry, a fraction, or every vertex.
     std::vector<vertex> ui;
@@ -156,6 +159,7 @@ void check_vxm_mxv(const csr<W>& g, std::uint64_t seed, bool exact) {
     d.replace = c.replace;
     d.dir = c.dir;
     d.balance = c.balance;
+    d.pull = c.pull;
     matrix_operand<W> op{&a, c.part, &split};
     const bool track = c.accum == accumulator::min && S::is_min_monoid;
     const value_range<W> range{W(0), W(30)};
@@ -212,6 +216,31 @@ TEST_SUITE("operators") {
       CAPTURE(c.name());
       check_vxm_mxv<min_plus<W>>(c.graph<W>(), c.seed, true);
     }
+  }
+
+  TEST_CASE("device_matrix: the longest row of A and of A' (the pull's kernel choice)") {
+    TROPIC_REQUIRE_GPU();
+    // Out-degrees 3, 1, 0, 1; in-degrees 0, 1, 3, 1 (vertex 2 from 0, 1 and 3).
+    csr<std::uint32_t> g;
+    g.n = 4;
+    g.row_offsets = {0, 3, 4, 4, 5};
+    g.columns = {1, 2, 3, 2, 2};
+    g.weights = {5, 1, 2, 7, 3};
+    cuda_stream stream;
+    const device_matrix<std::uint32_t> a(g, upload_options{true}, stream);
+    CHECK(a.view().max_row_length == arc_index(3));
+    CHECK(a.transpose_view().max_row_length == arc_index(3));  // vertex 2: from 0, 1 and 3
+    const device_matrix<std::uint32_t> no_t(g, upload_options{false}, stream);
+    CHECK(no_t.view().max_row_length == arc_index(3));
+    // A symmetric matrix is its own transpose.
+    csr<std::uint32_t> s;
+    s.n = 3;
+    s.row_offsets = {0, 2, 3, 4};
+    s.columns = {1, 2, 0, 0};
+    s.weights = {4, 6, 4, 6};
+    const device_matrix<std::uint32_t> sym(s, upload_options{true}, stream);
+    CHECK(sym.view().max_row_length == arc_index(2));
+    CHECK(sym.transpose_view().max_row_length == arc_index(2));
   }
 
   TEST_CASE_TEMPLATE("min-plus vxm / mxv with a vertex of degree 100k", W, std::uint32_t, float) {

@@ -1,8 +1,10 @@
-// The pull's merge-path SpMV (semiring/operators.cuh) with small tiles and few path items per
-// block, so that small graphs put rows across tiles and across many blocks: every split-row
-// case (a row across tiles of one block, across blocks, a block that starts on a row's end, a
-// block of one item) against the host spec, with masks, accumulators, replace, light/heavy
-// parts and the `improved` list.
+// The pull's two kernels (semiring/operators.cuh) with small tiles, so that small graphs put
+// rows across tiles and blocks, against the host spec, with masks, accumulators, replace,
+// light/heavy parts and the `improved` list:
+// - merge path with few path items per block: every split-row case (a row across tiles of one
+//   block, across blocks, a block that starts on a row's end, a block of one item);
+// - row blocks with blocks of 32 or 64 rows and tiles of 32 or 96 arcs: rows across tiles,
+//   tiles that start or end inside a row, a long row walked by one thread over many tiles.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -55,11 +57,14 @@ bool same(W a, W b, bool exact) {
   return std::fabs(x - y) <= 1e-4 * std::max(1.0, std::max(std::fabs(x), std::fabs(y)));
 }
 
-// detail::pull_dispatch with tile shape Policy and `block_items` path items per block, against
-// spec::mxv + spec::write, a few random operator cases per block size.
-template <class S, class Policy, class W = typename S::value_type>
+// detail::pull_dispatch with kernel `method`, merge-path tile shape Policy and `block_items`
+// path items per block (row blocks: shape RowBlocks; block_items unused), against spec::mxv +
+// spec::write, a few random operator cases per block size.
+template <class S, class Policy, class RowBlocks = detail::row_block_default_policy,
+          class W = typename S::value_type>
 void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
-                const std::vector<arc_index>& block_sizes) {
+                const std::vector<arc_index>& block_sizes,
+                pull_method method = pull_method::merge_path) {
   test_rng rng(seed);
   const double inf_share = S::is_min_monoid ? 1.0 : 0.0;
   cuda_stream stream;
@@ -96,9 +101,10 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
       const mask_view<W> mv{kind == mask_kind::none ? nullptr : mask.data(), kind, complement};
       descriptor d;
       d.replace = replace;
+      d.pull = method;
       const matrix_operand<W> op{&a, part, &split};
       const value_range<W> range{W(0), W(30)};
-      detail::pull_dispatch<S, W, Policy>(w, mv, accum, a.view(),
+      detail::pull_dispatch<S, W, Policy, RowBlocks>(w, mv, accum, a.view(),
                                           detail::ranges_of(a.view(), op, false), u.data(), d,
                                           ctx, &improved, range, nullptr, block_items);
       const std::vector<W> got = w.to_host();
@@ -160,9 +166,69 @@ void check_all_shapes() {
                        {100, tile - 1, tile, tile + 1, 3 * tile, 0});
 }
 
+// Row blocks of 64 rows (32 threads x 2) with 96-arc tiles, of 32 rows with 32-arc tiles, and
+// the production shape; block_items means nothing here (one run each).
+template <class S, bool Exact>
+void check_row_blocks() {
+  using W = typename S::value_type;
+  using small = detail::row_block_policy<32, 2, 3>;
+  using single = detail::row_block_policy<32, 1, 1>;
+  using any = detail::pull_default_policy;
+  const auto rows = pull_method::row_blocks;
+  for (const auto& c : tropic::testing::test_graph_cases(8, 3100)) {
+    CAPTURE(c.name());
+    check_pull<S, any, small>(c.graph<W>(), c.seed, Exact, {0}, rows);
+    check_pull<S, any, single>(c.graph<W>(), c.seed, Exact, {0}, rows);
+    check_pull<S, any>(c.graph<W>(), c.seed, Exact, {0}, rows);
+  }
+  INFO("tile edges");
+  check_pull<S, any, small>(
+      rows_of_lengths<W>(400, {0, 1, 2, 94, 95, 96, 0, 0, 191, 192, 193, 3}, 17), 17, Exact, {0},
+      rows);
+  INFO("all rows empty");
+  check_pull<S, any, small>(rows_of_lengths<W>(1000, {}, 18), 18, Exact, {0}, rows);
+  INFO("one row over many tiles");
+  std::vector<arc_index> hub(3000, 0);
+  hub[1500] = 2999;
+  check_pull<S, any, small>(rows_of_lengths<W>(3000, hub, 19), 19, Exact, {0}, rows);
+  INFO("a single vertex, and a last block of one row");
+  check_pull<S, any, small>(rows_of_lengths<W>(1, {1}, 20), 20, Exact, {0}, rows);
+  check_pull<S, any, small>(rows_of_lengths<W>(129, {3, 0, 5}, 21), 21, Exact, {0}, rows);
+  INFO("short rows, the production shape over several blocks");
+  check_pull<S, any>(rows_of_lengths<W>(5000, {4, 3, 0, 7, 1, 32}, 22), 22, Exact, {0}, rows);
+}
+
 }  // namespace
 
 TEST_SUITE("operators") {
+  TEST_CASE_TEMPLATE("pull row blocks: rows across tiles, small blocks (min-plus)", W,
+                     std::uint32_t, std::int64_t, float, double) {
+    TROPIC_REQUIRE_GPU();
+    check_row_blocks<min_plus<W>, true>();
+  }
+
+  TEST_CASE_TEMPLATE("pull row blocks: rows across tiles, small blocks (plus-times)", W, float,
+                     double) {
+    TROPIC_REQUIRE_GPU();
+    check_row_blocks<plus_times<W>, false>();
+  }
+
+  TEST_CASE("pull: the automatic kernel choice follows the longest row") {
+    descriptor d;
+    csr_view<float> v;
+    v.max_row_length = 0;  // unknown
+    CHECK_FALSE(pull_by_row_blocks(v, d));
+    v.max_row_length = tuning::pull_row_blocks_max_row;
+    CHECK(pull_by_row_blocks(v, d));
+    v.max_row_length = tuning::pull_row_blocks_max_row + 1;
+    CHECK_FALSE(pull_by_row_blocks(v, d));
+    d.pull = pull_method::row_blocks;
+    CHECK(pull_by_row_blocks(v, d));
+    d.pull = pull_method::merge_path;
+    v.max_row_length = 1;
+    CHECK_FALSE(pull_by_row_blocks(v, d));
+  }
+
   TEST_CASE_TEMPLATE("pull merge path: split rows, tiny tiles and blocks (min-plus)", W,
                      std::uint32_t, std::int64_t, float, double) {
     TROPIC_REQUIRE_GPU();

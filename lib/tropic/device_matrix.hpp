@@ -28,6 +28,9 @@ struct csr_view {
   // The source row of every arc (a COO row index), once device_matrix::arc_sources() has built
   // it; null before. The edge-parallel push (load_balance::edge_wise) reads it.
   const vertex* arc_sources = nullptr;
+  // The longest row of the view (arcs); 0 when unknown. The pull picks its kernel by it
+  // (descriptor::pull, tuning::pull_row_blocks_max_row).
+  arc_index max_row_length = 0;
 };
 
 // Per-row arc ranges [first[u], last[u]) inside a csr_view: "A restricted to each row's light
@@ -78,6 +81,7 @@ class device_matrix {
   vertex n_ = 0;
   arc_index arcs_ = 0;
   graph_stats stats_;
+  arc_index t_max_row_length_ = 0;  // A''s longest row: the largest in-degree of A
   cudaStream_t stream_ = nullptr;
   device_buffer<arc_index> row_offsets_, t_row_offsets_;
   device_buffer<vertex> columns_, t_columns_;

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "tropic/device_matrix.hpp"
+#include "tropic/tuning.hpp"
 #include "tropic/vector.hpp"
 
 namespace tropic {
@@ -48,16 +49,32 @@ enum class direction { automatic, push, pull };
 // (the operator throws invalid_value otherwise) and costs a pass over every arc per call.
 enum class load_balance { automatic, merge_path, warp_per_row, edge_wise };
 
+// Pull kernel: merge_path, Merrill & Garland's merge-based SpMV (any row lengths: hubs are split
+// across threads and blocks), or row_blocks, CSR-stream (Greathouse & Daga): a block per run of
+// consecutive rows, fast when every row is short (roads, grids, meshes) and slow on a hub.
+// automatic takes row_blocks when the view's longest row is at most
+// tuning::pull_row_blocks_max_row arcs.
+enum class pull_method { automatic, merge_path, row_blocks };
+
 struct descriptor {
   bool replace = false;
   direction dir = direction::automatic;
-  load_balance balance = load_balance::automatic;
+  load_balance balance = load_balance::automatic;  // push
+  pull_method pull = pull_method::automatic;
   // automatic direction: pull when the input holds more than n / pull_ratio entries and the
   // matrix offers the needed transpose. Measured on the H100 (bench/RESULTS.md): a push from
   // 10% of kron-22's vertices costs 0.22 ms and a full pull pass 1-3.6 ms, so pull pays only
   // for frontiers of about half the vertices.
   unsigned pull_ratio = 2;
 };
+
+// Whether a pull over `view` with `desc` runs by row blocks (else merge path): desc.pull, or for
+// automatic, when the view's longest row is known and at most tuning::pull_row_blocks_max_row.
+template <class W>
+bool pull_by_row_blocks(const csr_view<W>& view, const descriptor& desc) noexcept {
+  if (desc.pull != pull_method::automatic) return desc.pull == pull_method::row_blocks;
+  return view.max_row_length > 0 && view.max_row_length <= tuning::pull_row_blocks_max_row;
+}
 
 // A value range [lo, hi) in W; hi == infinity<W>() leaves it open above (infinity itself, "no
 // entry", is never inside).
@@ -118,8 +135,8 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
          gpu_context& ctx, sparse_vector<W>* improved = nullptr,
          value_range<W> improved_range = {}, op_counters* counters = nullptr);
 
-// w<mask> = accum(w, A ⊕.⊗ u) for a dense u: pull (SpMV), one thread group per row of A;
-// masked-out rows are skipped without reading them.
+// w<mask> = accum(w, A ⊕.⊗ u) for a dense u: pull (SpMV) over A's rows, by merge path or by row
+// blocks (descriptor::pull); the arcs of masked-out rows are never read.
 template <class S, class W = typename S::value_type>
 void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semiring,
          const matrix_operand<W>& a, const dense_vector<W>& u, const descriptor& desc,

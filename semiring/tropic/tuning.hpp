@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace tropic::tuning {
 inline constexpr unsigned block_threads = 256;
@@ -18,6 +19,16 @@ inline constexpr std::size_t push_max_blocks = 132 * 16;
 // in flight for the x gathers that bound an SpMV.
 inline constexpr int pull_threads = 256;
 inline constexpr int pull_items_per_thread = 8;
+// Pull by row blocks (CSR-stream), for views whose rows are all short: a block of
+// pull_row_block_threads threads takes pull_row_block_threads x pull_row_block_rows_per_thread
+// consecutive rows (512: 2,048 arcs on a degree-4 grid, one tile) and walks their arcs in tiles
+// of threads x pull_row_block_items. A block's work is its rows' length, so the automatic choice
+// takes it only when no row is longer than pull_row_blocks_max_row (roads <= 9, grids 4,
+// uniform random graphs' in-degrees ~25 at 4M vertices; power-law graphs have hubs of 10^4+).
+inline constexpr int pull_row_block_threads = 256;
+inline constexpr int pull_row_block_rows_per_thread = 2;
+inline constexpr int pull_row_block_items = 8;
+inline constexpr std::uint64_t pull_row_blocks_max_row = 32;
 // Delta-stepping hands its loop to the GPU (loop_control::automatic) after this many light steps
 // in a row each touched fewer arcs than device_loop_step_arcs (estimated as frontier x mean
 // degree): at the H100's ~50 GTEPS for a push, a million arcs take ~20 µs, the cost of one host
