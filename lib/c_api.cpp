@@ -30,9 +30,72 @@
 
 #include "tropic/csr.hpp"
 #include "tropic/detail/graphblas_session.hpp"
+#include "tropic/detail/openmp.hpp"
 #include "tropic/error.hpp"
 #include "tropic/io.hpp"
 #include "tropic/sssp.hpp"
+
+namespace tropic::detail {
+
+// The copy of A's lent arrays (graphblas_session.hpp): self-loops dropped (as build_csr does),
+// rows sorted by column. GraphBLAS never holds two entries in one position, so there are no parallel arcs to merge.
+// Two passes over the rows, each parallel above a million entries: the arcs each row keeps, then
+// (after a prefix sum) each row's arcs into place, a jumbled row sorted there. The one-thread
+// copy took 1.25 s of a 2.9 s C-API call on kron-22 (128M arcs; bench/RESULTS.md, run 4).
+template <class W>
+csr<W> csr_of_graphblas_arrays(vertex n, const GrB_Index* ap, const GrB_Index* aj, const W* ax,
+                               bool iso, bool jumbled) {
+  const std::int64_t rows = n;
+  const bool par = ap[n] > parallel_threshold;
+  csr<W> g;
+  g.n = n;
+  g.row_offsets.assign(static_cast<std::size_t>(n) + 1, 0);
+  arc_index* offsets = g.row_offsets.data();
+
+  TROPIC_OMP(parallel for schedule(static) if (par))
+  for (std::int64_t u = 0; u < rows; ++u) {
+    arc_index kept = 0;
+    for (GrB_Index e = ap[u]; e < ap[u + 1]; ++e) kept += aj[e] != GrB_Index(u) ? 1 : 0;
+    offsets[u + 1] = kept;
+  }
+  for (std::int64_t u = 0; u < rows; ++u) offsets[u + 1] += offsets[u];
+  g.columns.resize(offsets[n]);
+  g.weights.resize(offsets[n]);
+  vertex* columns = g.columns.data();
+  W* weights = g.weights.data();
+
+  TROPIC_OMP(parallel if (par)) {
+    std::vector<std::pair<vertex, W>> row;  // a jumbled row, sorted by column
+    TROPIC_OMP(for schedule(dynamic, 1024))
+    for (std::int64_t u = 0; u < rows; ++u) {
+      arc_index k = offsets[u];
+      for (GrB_Index e = ap[u]; e < ap[u + 1]; ++e) {
+        if (aj[e] == GrB_Index(u)) continue;
+        columns[k] = static_cast<vertex>(aj[e]);
+        weights[k] = iso ? ax[0] : ax[e];
+        ++k;
+      }
+      if (jumbled && !std::is_sorted(columns + offsets[u], columns + k)) {
+        row.clear();
+        for (arc_index q = offsets[u]; q < k; ++q) row.emplace_back(columns[q], weights[q]);
+        std::sort(row.begin(), row.end());
+        for (std::size_t q = 0; q < row.size(); ++q) {
+          columns[offsets[u] + q] = row[q].first;
+          weights[offsets[u] + q] = row[q].second;
+        }
+      }
+    }
+  }
+  return g;
+}
+
+#define TROPIC_INSTANTIATE(W)                                                              \
+  template csr<W> csr_of_graphblas_arrays<W>(vertex, const GrB_Index*, const GrB_Index*, \
+                                             const W*, bool, bool);
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
+#undef TROPIC_INSTANTIATE
+
+}  // namespace tropic::detail
 
 namespace {
 
@@ -140,43 +203,6 @@ class borrowed_csr {
   bool iso_ = false, jumbled_ = false, held_ = false;
 };
 
-// csr<W> of the lent arrays: self-loops dropped (as build_csr does), rows sorted by column.
-// GraphBLAS never holds two entries in one position, so there are no parallel arcs to merge.
-template <class W>
-tropic::csr<W> copy_csr(tropic::vertex n, const borrowed_csr& b) {
-  const GrB_Index* ap = b.ap();
-  const GrB_Index* aj = b.aj();
-  const W* ax = static_cast<const W*>(b.ax());
-  tropic::csr<W> g;
-  g.n = n;
-  g.row_offsets.resize(static_cast<std::size_t>(n) + 1);
-  const GrB_Index entries = ap[n];
-  g.columns.reserve(entries);
-  g.weights.reserve(entries);
-  std::vector<std::pair<tropic::vertex, W>> row;
-  g.row_offsets[0] = 0;
-  for (tropic::vertex u = 0; u < n; ++u) {
-    const std::size_t first = g.columns.size();
-    for (GrB_Index e = ap[u]; e < ap[u + 1]; ++e) {
-      if (aj[e] == u) continue;
-      g.columns.push_back(static_cast<tropic::vertex>(aj[e]));
-      g.weights.push_back(b.iso() ? ax[0] : ax[e]);
-    }
-    if (b.jumbled() && !std::is_sorted(g.columns.begin() + first, g.columns.end())) {
-      row.clear();
-      for (std::size_t k = first; k < g.columns.size(); ++k)
-        row.emplace_back(g.columns[k], g.weights[k]);
-      std::sort(row.begin(), row.end());
-      for (std::size_t k = 0; k < row.size(); ++k) {
-        g.columns[first + k] = row[k].first;
-        g.weights[first + k] = row[k].second;
-      }
-    }
-    g.row_offsets[u + 1] = g.columns.size();
-  }
-  return g;
-}
-
 int sparsity_of(GrB_Matrix a, GxB_Option_Field field) {
   int32_t value = 0;
   grb(GxB_Matrix_Option_get_INT32(a, field, &value), "GxB_Matrix_Option_get");
@@ -200,7 +226,8 @@ tropic::csr<W> copy_borrowed(GrB_Matrix a, tropic::vertex n,
   borrowed_csr b(a);
   times.unpack_ms = since_ms(start);
   start = std::chrono::steady_clock::now();
-  tropic::csr<W> g = copy_csr<W>(n, b);
+  tropic::csr<W> g = tropic::detail::csr_of_graphblas_arrays<W>(
+      n, b.ap(), b.aj(), static_cast<const W*>(b.ax()), b.iso(), b.jumbled());
   times.copy_ms = since_ms(start);
   start = std::chrono::steady_clock::now();
   grb(b.give_back(), "GxB_Matrix_pack_CSR");

@@ -16,15 +16,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "tropic/detail/openmp.hpp"
 #include "tropic/error.hpp"
-
-#if defined(_OPENMP)
-#include <omp.h>
-#define TROPIC_OMP_STR(x) #x
-#define TROPIC_OMP(args) _Pragma(TROPIC_OMP_STR(omp args))
-#else
-#define TROPIC_OMP(args)
-#endif
 
 namespace tropic {
 
@@ -55,9 +48,7 @@ const char* weight_type_name<double>() noexcept {
 
 namespace {
 
-// Below about a million arcs a pass takes milliseconds: threads (which spin at barriers, badly
-// so on a loaded machine) do not pay for themselves.
-constexpr arc_index parallel_threshold = arc_index{1} << 20;
+using detail::parallel_threshold;
 
 // The first position in columns[begin, end) (sorted) whose value is not below key; end when none
 // is. Branch-free halving: the compare becomes a conditional move, which matters when it runs once

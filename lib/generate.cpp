@@ -19,16 +19,7 @@
 
 #include "tropic/error.hpp"
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
-#if defined(_OPENMP)
-#define TROPIC_PRAGMA(x) _Pragma(#x)
-#define TROPIC_OMP(x) TROPIC_PRAGMA(omp x)
-#else
-#define TROPIC_OMP(x)
-#endif
+#include "tropic/detail/openmp.hpp"
 
 namespace tropic {
 

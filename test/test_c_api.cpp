@@ -3,6 +3,7 @@
 // hypersparse, bitmap, full, iso, jumbled), delta variants, and the shared real graphs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -12,11 +13,13 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "random_graphs.hpp"
 #include "tropic/csr.hpp"
 #include "tropic/detail/graphblas_session.hpp"
+#include "tropic/generate.hpp"
 #include "tropic/io.hpp"
 #include "tropic/sssp.hpp"
 #include "tropic/tropic.h"
@@ -430,6 +433,63 @@ TEST_SUITE("c_api") {
     CHECK(std::vector<GrB_Index>(c2, c2 + aj.size()) == aj);
     REQUIRE(GxB_Matrix_pack_CSR(j.a, &p2, &c2, &x2, sp, sc, sx, iso, jumbled, nullptr) ==
             GrB_SUCCESS);
+  }
+
+  TEST_CASE("a jumbled matrix with self-loops above the parallel copy's threshold") {
+    // Over 2^20 entries, so the C API copies A's arrays into tropic's CSR with all threads:
+    // every third row jumbled (descending columns), every fifth with a self-loop, iso off.
+    // Dijkstra through the C API against Dijkstra on the graph itself; the parents it returns
+    // must be arcs of the graph with tight weights (verify), which a misplaced arc would break.
+    detail::ensure_graphblas();
+    const csr<std::uint32_t> g = generate_uniform<std::uint32_t>(200000, 6, 77, 1, 1000);
+    std::vector<GrB_Index> ap(1, 0), aj;
+    std::vector<std::uint32_t> ax;
+    for (vertex u = 0; u < g.n; ++u) {
+      const std::size_t first = aj.size();
+      for (arc_index e = g.row_offsets[u]; e < g.row_offsets[u + 1]; ++e) {
+        aj.push_back(g.columns[e]);
+        ax.push_back(g.weights[e]);
+      }
+      if (u % 5 == 0) {  // a self-loop of weight 0, where it would be the lightest arc
+        aj.push_back(u);
+        ax.push_back(0);
+      }
+      std::vector<std::pair<GrB_Index, std::uint32_t>> row;
+      for (std::size_t k = first; k < aj.size(); ++k) row.emplace_back(aj[k], ax[k]);
+      std::sort(row.begin(), row.end());
+      if (u % 3 == 0) std::reverse(row.begin(), row.end());
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        aj[first + k] = row[k].first;
+        ax[first + k] = row[k].second;
+      }
+      ap.push_back(aj.size());
+    }
+    REQUIRE(aj.size() > (std::size_t{1} << 20));
+    matrix_guard j;
+    REQUIRE(GrB_Matrix_new(&j.a, GrB_UINT32, g.n, g.n) == GrB_SUCCESS);
+    GrB_Index* p = malloc_copy(ap);
+    GrB_Index* c = malloc_copy(aj);
+    void* x = malloc_copy(ax);
+    REQUIRE(GxB_Matrix_pack_CSR(j.a, &p, &c, &x, ap.size() * sizeof(GrB_Index),
+                                aj.size() * sizeof(GrB_Index), ax.size() * sizeof(std::uint32_t),
+                                false, true, nullptr) == GrB_SUCCESS);
+    tropic_options dij = {};
+    dij.algorithm = TROPIC_DIJKSTRA;
+    for (const vertex s : {vertex(0), vertex(12345), vertex(199999)})
+      check_against_dijkstra(g, j.a, s, nullptr, &dij);
+
+    // The copy itself, from the same arrays: g exactly (sorted rows, loops gone), and with iso
+    // every weight the first value.
+    const csr<std::uint32_t> copy = detail::csr_of_graphblas_arrays<std::uint32_t>(
+        g.n, ap.data(), aj.data(), ax.data(), false, true);
+    CHECK(copy.row_offsets == g.row_offsets);
+    CHECK(copy.columns == g.columns);
+    CHECK(copy.weights == g.weights);
+    const csr<std::uint32_t> iso = detail::csr_of_graphblas_arrays<std::uint32_t>(
+        g.n, ap.data(), aj.data(), ax.data(), true, true);
+    CHECK(iso.columns == g.columns);
+    CHECK(std::all_of(iso.weights.begin(), iso.weights.end(),
+                      [&](std::uint32_t w) { return w == ax[0]; }));
   }
 
   TEST_CASE("delta: NULL, empty, typed scalars, fractional, huge, and the options override") {

@@ -20,6 +20,8 @@ extern "C" {
 #include <GraphBLAS.h>
 }
 
+#include "tropic/csr.hpp"
+
 namespace tropic::detail {
 
 // Calls GrB_init(GrB_NONBLOCKING) once per process (thread-safe). A program that already
@@ -77,6 +79,13 @@ class grb_handle {
  private:
   Object object_ = nullptr;
 };
+
+// tropic's CSR of GraphBLAS's CSR arrays (64-bit row pointers ap[0..n], column ids aj, values
+// ax; iso: every value is ax[0]; jumbled: a row's columns may be out of order): self-loops
+// dropped, rows sorted by column. The C API's copy of a borrowed A (lib/c_api.cpp).
+template <class W>
+csr<W> csr_of_graphblas_arrays(vertex n, const GrB_Index* ap, const GrB_Index* aj, const W* ax,
+                               bool iso, bool jumbled);
 
 // GrB_Matrix_import (GraphBLAS copies the arrays) of an n x n CSR matrix of W, for every
 // weight type tropic ships; GrB_NOT_IMPLEMENTED for any other.
