@@ -47,6 +47,7 @@
 #endif
 #include "suite.hpp"
 #include "tropic/csr.hpp"
+#include "build_commit.hpp"
 #include "tropic/detail/graphblas_session.hpp"
 #include "tropic/error.hpp"
 #include "tropic/generate.hpp"
@@ -995,13 +996,17 @@ std::string summary_markdown(const config& c, const std::vector<graph_report>& g
   std::time_t now = std::time(nullptr);
   char date[64];
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-  std::string commit =
-      shell_output("git -C '" + repository_root() + "' rev-parse --short HEAD 2>/dev/null");
+  // The build's commit; git asked now may see another tree (a copy on another machine, later
+  // commits since the build): said too when it differs.
+  std::string commit = TROPIC_BUILD_COMMIT;
+  const std::string now_at =
+      shell_output("git -C '" + repository_root() + "' describe --always --dirty --abbrev=7 2>/dev/null");
+  if (!now_at.empty() && now_at != commit) commit += " (the source tree now: " + now_at + ")";
   md << "# tropic benchmark summary\n\n";
   md << "- command: `" << c.command_line << "`\n";
   md << "- date: " << date << "; whole run " << duration(total_ms) << "\n";
   md << "- machine: " << machine_description() << "\n";
-  md << "- commit: " << (commit.empty() ? "unknown" : commit) << "\n";
+  md << "- built from commit: " << commit << "\n";
   md << "- sources per graph: " << c.sources << " (suite lines may cap it); timed runs: " << c.runs
      << " (GPU), " << c.cpu_runs << " (CPU and c_api:; dijkstra 1, its reference run), after "
      << c.warmup << " warm-up; weights " << c.weights << "; --slow-ms " << num(c.slow_ms)
