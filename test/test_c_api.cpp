@@ -234,6 +234,22 @@ T* malloc_copy(const std::vector<T>& v) {
   return p;
 }
 
+// A uint32 n x n GrB_Matrix packed from CSR arrays whose rows may be out of order (jumbled):
+// GraphBLAS takes copies of ap, aj, ax as they are.
+GrB_Matrix jumbled_matrix(vertex n, const std::vector<GrB_Index>& ap,
+                          const std::vector<GrB_Index>& aj, const std::vector<std::uint32_t>& ax) {
+  GrB_Matrix a = nullptr;
+  REQUIRE(GrB_Matrix_new(&a, GrB_UINT32, n, n) == GrB_SUCCESS);
+  GrB_Index* p = malloc_copy(ap);
+  GrB_Index* c = malloc_copy(aj);
+  void* x = malloc_copy(ax);
+  REQUIRE(GxB_Matrix_pack_CSR(a, &p, &c, &x, ap.size() * sizeof(GrB_Index),
+                              std::max<std::size_t>(1, aj.size()) * sizeof(GrB_Index),
+                              std::max<std::size_t>(1, ax.size()) * sizeof(std::uint32_t), false,
+                              true, nullptr) == GrB_SUCCESS);
+  return a;
+}
+
 }  // namespace
 
 TEST_SUITE("c_api") {
@@ -411,14 +427,7 @@ TEST_SUITE("c_api") {
         ax.push_back(g.weights[e]);
       }
     matrix_guard j;
-    REQUIRE(GrB_Matrix_new(&j.a, GrB_UINT32, g.n, g.n) == GrB_SUCCESS);
-    GrB_Index* p = malloc_copy(ap);
-    GrB_Index* c = malloc_copy(aj);
-    void* x = malloc_copy(ax);
-    REQUIRE(GxB_Matrix_pack_CSR(j.a, &p, &c, &x, ap.size() * sizeof(GrB_Index),
-                                std::max<std::size_t>(1, aj.size()) * sizeof(GrB_Index),
-                                std::max<std::size_t>(1, ax.size()) * sizeof(std::uint32_t),
-                                false, true, nullptr) == GrB_SUCCESS);
+    j.a = jumbled_matrix(g.n, ap, aj, ax);
     tropic_options cpu = {};
     cpu.algorithm = TROPIC_GRAPHBLAS_CPU;
     check_against_dijkstra(g, j.a, 0, nullptr, &cpu);
@@ -466,13 +475,7 @@ TEST_SUITE("c_api") {
     }
     REQUIRE(aj.size() > (std::size_t{1} << 20));
     matrix_guard j;
-    REQUIRE(GrB_Matrix_new(&j.a, GrB_UINT32, g.n, g.n) == GrB_SUCCESS);
-    GrB_Index* p = malloc_copy(ap);
-    GrB_Index* c = malloc_copy(aj);
-    void* x = malloc_copy(ax);
-    REQUIRE(GxB_Matrix_pack_CSR(j.a, &p, &c, &x, ap.size() * sizeof(GrB_Index),
-                                aj.size() * sizeof(GrB_Index), ax.size() * sizeof(std::uint32_t),
-                                false, true, nullptr) == GrB_SUCCESS);
+    j.a = jumbled_matrix(g.n, ap, aj, ax);
     tropic_options dij = {};
     dij.algorithm = TROPIC_DIJKSTRA;
     for (const vertex s : {vertex(0), vertex(12345), vertex(199999)})
