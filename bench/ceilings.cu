@@ -145,12 +145,12 @@ std::vector<ceiling_row> measure_ceilings(const csr<float>& g) {
   dense_vector<float> dx(n, stream), dy(n, stream);
   TROPIC_CUDA_CHECK(cudaMemcpyAsync(dx.data(), x.data(), n * sizeof(float), cudaMemcpyDeviceToDevice, stream));
   {
-    // The automatic kernel, and each kernel forced where it makes sense: merge path always, row
-    // blocks where no row is long enough to stall a block for long (its time is per block's
-    // rows, so a hub of 10^6 arcs would take a thread milliseconds).
+    // The automatic kernel, and each kernel forced where it makes sense: merge path always, a
+    // group per row where no row is long enough to stall a warp for long (its time is its row's
+    // length, so a hub of 10^6 arcs would take a group milliseconds).
     const auto view = a.view();
-    const bool by_rows = pull_by_row_blocks(view, descriptor{});
-    const char* automatic_kernel = by_rows ? "row blocks" : "merge path";
+    const bool by_rows = pull_by_group_per_row(view, descriptor{});
+    const char* automatic_kernel = by_rows ? "group per row" : "merge path";
     const double bytes = spmv_bytes + double(n + 1) * 4;  // our offsets are 64-bit
     auto add = [&](const std::string& name, const descriptor& d, const std::string& note,
                    auto semiring) {
@@ -172,14 +172,14 @@ std::vector<ceiling_row> measure_ceilings(const csr<float>& g) {
         plus_times<float>{});
     descriptor merge;
     merge.pull = pull_method::merge_path;
-    descriptor row_blocks;
-    row_blocks.pull = pull_method::row_blocks;
+    descriptor group;
+    group.pull = pull_method::group_per_row;
     if (by_rows)
       add("tropic_min_plus_spmv_merge_path", merge, "mxv min_plus<float>, merge path forced",
           min_plus<float>{});
     else if (view.max_row_length <= 1024)
-      add("tropic_min_plus_spmv_row_blocks", row_blocks, "mxv min_plus<float>, row blocks forced",
-          min_plus<float>{});
+      add("tropic_min_plus_spmv_group_per_row", group,
+          "mxv min_plus<float>, group per row forced", min_plus<float>{});
   }
 
   // 4. Push SpMSpV from 1% and 10% of the vertices into a dense output (accumulate min).

@@ -548,98 +548,61 @@ struct pull_policy {
 };
 using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items_per_thread>;
 
-// Pull by row blocks, for views whose rows are all short: CSR-stream (Greathouse & Daga,
-// "Efficient Sparse Matrix-Vector Multiplication on GPUs using the CSR Storage Format", SC'14,
-// section 4). Block b takes the Threads x RowsPerThread rows from b x that on, stages their
-// offsets in shared memory, and walks their arcs -- one contiguous run -- in tiles of Threads x
-// Items: each thread loads Items arcs and then their Items gathers of u, all independent (the
-// loads in flight that an SpMV lives on), and leaves the products in shared memory; then each
-// thread ⊕-reduces its own rows' products from there. No search and no scan: on a degree-4 grid
-// the merge path spent more on finding rows than on arcs (0.49x of cuSPARSE, bench/RESULTS.md).
-// A block's work is its rows' total length, so one long row stalls its block: the automatic
-// choice takes this kernel only when every row is short (tuning::pull_row_blocks_max_row).
+// Pull by a group of lanes per row, for views whose rows are all short (roads, grids, meshes,
+// uniform random graphs): `group` consecutive lanes of a warp take one row -- CSR-vector (Bell &
+// Garland, "Implementing Sparse Matrix-Vector Multiplication on Throughput-Oriented Processors",
+// SC'09, section 4), with a group of one lane their CSR-scalar. The group is sized so that each
+// lane reads about Items arcs (pull_group_log2: one lane on a degree-4 grid). Each lane loads its
+// Items arcs before their Items gathers of u, so a warp keeps 32 independent offsets -> arcs -> u
+// chains in flight, with no shared memory or barrier between them; the group ⊕-reduces by
+// shuffles and its first lane writes the row. On the H100 this beat both CSR-stream row blocks
+// (shared-memory tiles, two barriers per tile) and cuSPARSE's CSR SpMV on grids, and matched row
+// blocks on degree-7 rows (bench/RESULTS.md, bench/tune/pull_short_rows.cu). A group's time is
+// its row's length, so one long row stalls its warp: the automatic choice takes this kernel only
+// when no row is longer than tuning::pull_group_max_row.
 //
-// Thread t owns rows t, t + Threads, ...: neighbouring threads read neighbouring rows' offsets,
-// split points, mask entries and outputs (coalesced). The light/heavy part and the mask narrow
-// each row to its active arcs [lo, hi) (empty for a masked-out row); when they are in play, each
-// tile first marks which of its arcs are active, so that inactive ones are never read.
-template <class S, class W, int Threads, int RowsPerThread, int Items>
-__global__ void __launch_bounds__(Threads)
-pull_row_blocks(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
-                accumulator accum, std::uint32_t* stamps, std::uint32_t stamp, vertex* improved,
-                unsigned long long* improved_count, value_range<W> range) {
-  constexpr int block_rows = Threads * RowsPerThread;
-  constexpr int tile_items = Threads * Items;
-  __shared__ arc_index offset[block_rows + 1];
-  __shared__ W product[tile_items];
-  __shared__ bool active[tile_items];
-
-  const std::uint64_t first_row = std::uint64_t(blockIdx.x) * block_rows;
-  const int rows = int(std::min<std::uint64_t>(block_rows, std::uint64_t(a.n) - first_row));
-  for (int k = int(threadIdx.x); k <= rows; k += Threads) offset[k] = a.row_offsets[first_row + k];
-  __syncthreads();
-
-  const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none;
-  arc_index lo[RowsPerThread], hi[RowsPerThread];
-  bool allowed[RowsPerThread];
-  W acc[RowsPerThread];
+// The light/heavy part narrows each row to [first, last); a row the mask excludes is skipped
+// without reading its arcs.
+template <class S, class W, int Items>
+__global__ void __launch_bounds__(tuning::pull_group_threads)
+pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
+                   accumulator accum, unsigned group_log2, std::uint32_t* stamps,
+                   std::uint32_t stamp, vertex* improved, unsigned long long* improved_count,
+                   value_range<W> range) {
+  const unsigned group = 1u << group_log2;
+  const std::uint64_t thread = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint64_t row = thread >> group_log2;
+  const unsigned lane = unsigned(thread) & (group - 1);
+  const bool live = row < a.n && mask_allows(mask, vertex(row));
+  W acc = S::identity();
+  if (live) {
+    const arc_index first = ranges.first(vertex(row)), last = ranges.last(vertex(row));
+    for (arc_index run = first + lane; run < last; run += arc_index(Items) * group) {
+      vertex col[Items];
+      W weight[Items];
 #pragma unroll
-  for (int c = 0; c < RowsPerThread; ++c) {
-    const int k = c * Threads + int(threadIdx.x);
-    acc[c] = S::identity();
-    allowed[c] = false;
-    lo[c] = hi[c] = 0;
-    if (k < rows) {
-      const vertex r = vertex(first_row + k);
-      allowed[c] = mask_allows(mask, r);
-      if (allowed[c]) {
-        lo[c] = ranges.part == row_part::heavy ? ranges.split[r] : offset[k];
-        hi[c] = ranges.part == row_part::light ? ranges.split[r] : offset[k + 1];
+      for (int c = 0; c < Items; ++c) {
+        const arc_index e = run + arc_index(c) * group;
+        if (e < last) {
+          col[c] = a.columns[e];
+          weight[c] = a.weights[e];
+        }
+      }
+#pragma unroll
+      for (int c = 0; c < Items; ++c) {
+        if (run + arc_index(c) * group >= last) continue;
+        const W x = u[col[c]];
+        if (x != S::identity()) acc = S::add(acc, S::mul(x, weight[c]));
       }
     }
   }
-
-  for (arc_index t0 = offset[0]; t0 < offset[rows]; t0 += tile_items) {
-    const arc_index t1 = std::min(t0 + tile_items, offset[rows]);
-    if (check_rows) {  // every arc of the tile is marked once, by its row's owner
-#pragma unroll
-      for (int c = 0; c < RowsPerThread; ++c) {
-        const int k = c * Threads + int(threadIdx.x);
-        if (k >= rows) continue;
-        const arc_index b = std::max(offset[k], t0), e = std::min(offset[k + 1], t1);
-        for (arc_index q = b; q < e; ++q) active[q - t0] = lo[c] <= q && q < hi[c];
-      }
-      __syncthreads();
-    }
-    tile_products<S, W, Threads, Items>(a, t0, int(t1 - t0), u, product,
-                                        [&](int q) { return !check_rows || active[q]; });
-    __syncthreads();
-#pragma unroll
-    for (int c = 0; c < RowsPerThread; ++c) {
-      const arc_index b = std::max(lo[c], t0), e = std::min(hi[c], t1);
-      for (arc_index q = b; q < e; ++q) acc[c] = S::add(acc[c], product[q - t0]);
-    }
-    __syncthreads();  // product and active are rewritten by the next tile
-  }
-
-#pragma unroll
-  for (int c = 0; c < RowsPerThread; ++c) {
-    const int k = c * Threads + int(threadIdx.x);
-    if (k < rows && allowed[c])
-      pull_write<S>(w, vertex(first_row + k), acc[c], accum, stamps, stamp, improved,
-                    improved_count, range);
-  }
+  // Every lane of the warp takes part (rows past n and masked rows add the identity); a group
+  // is `group` consecutive lanes, so width = group keeps the shuffles inside it.
+  for (unsigned s = group / 2; s > 0; s /= 2)
+    acc = S::add(acc, __shfl_down_sync(0xffffffffu, acc, int(s), int(group)));
+  if (live && lane == 0)
+    pull_write<S>(w, vertex(row), acc, accum, stamps, stamp, improved, improved_count, range);
 }
-
-template <int Threads, int RowsPerThread, int Items>
-struct row_block_policy {
-  static constexpr int threads = Threads;
-  static constexpr int rows_per_thread = RowsPerThread;
-  static constexpr int items = Items;
-};
-using row_block_default_policy =
-    row_block_policy<tuning::pull_row_block_threads, tuning::pull_row_block_rows_per_thread,
-                     tuning::pull_row_block_items>;
 
 template <class W>
 __global__ void assign_masked(W* w, vertex n, mask_view<W> mask, W value, bool replace, W cleared) {
@@ -807,16 +770,16 @@ void finish_improved(sparse_vector<W>* improved, unsigned long long* count, gpu_
   (void)count;
 }
 
-// Pull over `view` (rows = output positions) from dense u. block_items: path items per block,
-// 0 for one block per resident slot of the device (tests pass small ones).
-// Policy and RowBlocks are the kernels' tile shapes (tests pass small ones).
-template <class S, class W, class Policy = pull_default_policy,
-          class RowBlocks = row_block_default_policy>
+// Pull over `view` (rows = output positions) from dense u. Policy: the merge path's tile shape;
+// block_items: its path items per block, 0 for one block per resident slot of the device;
+// group_log2: log2 of pull_group_per_row's lanes per row, negative for pull_group_log2's choice
+// (tests pass small tiles and blocks and every group size).
+template <class S, class W, class Policy = pull_default_policy>
 void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum,
                    const csr_view<W>& view, row_ranges ranges, const W* u,
                    const descriptor& desc, gpu_context& ctx, sparse_vector<W>* improved,
                    value_range<W> improved_range, op_counters* counters,
-                   arc_index block_items = 0) {
+                   arc_index block_items = 0, int group_log2 = -1) {
   cudaStream_t s = ctx.stream();
   const vertex n = view.n;
   if (desc.replace && mask.kind != mask_kind::none) {
@@ -832,13 +795,13 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
       improved ? reinterpret_cast<unsigned long long*>(ctx.zeroed_counter()) : nullptr;
   vertex* list = improved ? improved->indices() : nullptr;
   const arc_index total = arc_index(n) + view.arcs;  // path items: row ends and arcs
-  if (n > 0 && pull_by_row_blocks(view, desc)) {
-    constexpr std::uint64_t rows = std::uint64_t(RowBlocks::threads) * RowBlocks::rows_per_thread;
-    const std::uint64_t grid = (std::uint64_t(n) + rows - 1) / rows;  // n < 2^32: fits a grid
-    pull_row_blocks<S, W, RowBlocks::threads, RowBlocks::rows_per_thread, RowBlocks::items>
-        <<<unsigned(grid), RowBlocks::threads, 0, s>>>(view, ranges, u, w.data(), mask, accum,
-                                                       stamps, stamp, list, count,
-                                                       improved_range);
+  if (n > 0 && pull_by_group_per_row(view, desc)) {
+    const unsigned log2 = group_log2 >= 0 ? unsigned(group_log2) : pull_group_log2(view);
+    constexpr std::uint64_t threads = tuning::pull_group_threads;
+    const std::uint64_t grid = ((std::uint64_t(n) << log2) + threads - 1) / threads;
+    pull_group_per_row<S, W, tuning::pull_group_items><<<unsigned(grid), threads, 0, s>>>(
+        view, ranges, u, w.data(), mask, accum, log2, stamps, stamp, list, count,
+        improved_range);
     check_launch();
   } else if (total > 0) {
     constexpr int threads = Policy::threads, items = Policy::items;

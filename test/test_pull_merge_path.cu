@@ -1,10 +1,10 @@
-// The pull's two kernels (semiring/operators.cuh) with small tiles, so that small graphs put
-// rows across tiles and blocks, against the host spec, with masks, accumulators, replace,
-// light/heavy parts and the `improved` list:
-// - merge path with few path items per block: every split-row case (a row across tiles of one
-//   block, across blocks, a block that starts on a row's end, a block of one item);
-// - row blocks with blocks of 32 or 64 rows and tiles of 32 or 96 arcs: rows across tiles,
-//   tiles that start or end inside a row, a long row walked by one thread over many tiles.
+// The pull's two kernels (semiring/operators.cuh) against the host spec, with masks,
+// accumulators, replace, light/heavy parts and the `improved` list:
+// - merge path with small tiles and few path items per block, so that small graphs put rows
+//   across tiles and blocks: every split-row case (a row across tiles of one block, across
+//   blocks, a block that starts on a row's end, a block of one item);
+// - a group per row with every group size from one lane to a warp: rows shorter and longer than
+//   a group's loads, rows past the last full warp, a long row walked by one group.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -58,13 +58,13 @@ bool same(W a, W b, bool exact) {
 }
 
 // detail::pull_dispatch with kernel `method`, merge-path tile shape Policy and `block_items`
-// path items per block (row blocks: shape RowBlocks; block_items unused), against spec::mxv +
-// spec::write, a few random operator cases per block size.
-template <class S, class Policy, class RowBlocks = detail::row_block_default_policy,
-          class W = typename S::value_type>
+// path items per block (group per row: 2^group_log2 lanes per row, negative for the automatic
+// size; block_items unused), against spec::mxv + spec::write, a few random operator cases per
+// block size.
+template <class S, class Policy, class W = typename S::value_type>
 void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
                 const std::vector<arc_index>& block_sizes,
-                pull_method method = pull_method::merge_path) {
+                pull_method method = pull_method::merge_path, int group_log2 = -1) {
   test_rng rng(seed);
   const double inf_share = S::is_min_monoid ? 1.0 : 0.0;
   cuda_stream stream;
@@ -104,9 +104,10 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
       d.pull = method;
       const matrix_operand<W> op{&a, part, &split};
       const value_range<W> range{W(0), W(30)};
-      detail::pull_dispatch<S, W, Policy, RowBlocks>(w, mv, accum, a.view(),
+      detail::pull_dispatch<S, W, Policy>(w, mv, accum, a.view(),
                                           detail::ranges_of(a.view(), op, false), u.data(), d,
-                                          ctx, &improved, range, nullptr, block_items);
+                                          ctx, &improved, range, nullptr, block_items,
+                                          group_log2);
       const std::vector<W> got = w.to_host();
       std::vector<W> want = w0;
       spec::write<S>(want, spec::mxv<S>(g, ud, part, W(delta)), &m, kind, complement, accum,
@@ -166,67 +167,85 @@ void check_all_shapes() {
                        {100, tile - 1, tile, tile + 1, 3 * tile, 0});
 }
 
-// Row blocks of 64 rows (32 threads x 2) with 96-arc tiles, of 32 rows with 32-arc tiles, and
-// the production shape; block_items means nothing here (one run each).
+// A group of 1, 2, 4, 8, 16 and 32 lanes per row, and the automatic size: rows shorter and
+// longer than a group's Items x lanes, rows past the last full warp, empty rows, and a row of
+// 2,999 arcs (forced: the automatic choice never takes this kernel for it).
 template <class S, bool Exact>
-void check_row_blocks() {
+void check_group_per_row() {
   using W = typename S::value_type;
-  using small = detail::row_block_policy<32, 2, 3>;
-  using single = detail::row_block_policy<32, 1, 1>;
   using any = detail::pull_default_policy;
-  const auto rows = pull_method::row_blocks;
-  for (const auto& c : tropic::testing::test_graph_cases(8, 3100)) {
-    CAPTURE(c.name());
-    check_pull<S, any, small>(c.graph<W>(), c.seed, Exact, {0}, rows);
-    check_pull<S, any, single>(c.graph<W>(), c.seed, Exact, {0}, rows);
-    check_pull<S, any>(c.graph<W>(), c.seed, Exact, {0}, rows);
+  const auto rows = pull_method::group_per_row;
+  for (int log2 = -1; log2 <= 5; ++log2) {
+    CAPTURE(log2);
+    for (const auto& c : tropic::testing::test_graph_cases(3, 3100 + std::uint64_t(log2 + 1))) {
+      CAPTURE(c.name());
+      check_pull<S, any>(c.graph<W>(), c.seed, Exact, {0}, rows, log2);
+    }
+    INFO("rows around Items x lanes");
+    check_pull<S, any>(rows_of_lengths<W>(400, {0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 0, 0, 65,
+                                                128, 129, 3},
+                                          17),
+                       17, Exact, {0}, rows, log2);
+    INFO("all rows empty");
+    check_pull<S, any>(rows_of_lengths<W>(1000, {}, 18), 18, Exact, {0}, rows, log2);
+    INFO("one long row");
+    std::vector<arc_index> hub(3000, 0);
+    hub[1500] = 2999;
+    check_pull<S, any>(rows_of_lengths<W>(3000, hub, 19), 19, Exact, {0}, rows, log2);
+    INFO("a single vertex, and a last warp of one row");
+    check_pull<S, any>(rows_of_lengths<W>(1, {1}, 20), 20, Exact, {0}, rows, log2);
+    check_pull<S, any>(rows_of_lengths<W>(129, {3, 0, 5}, 21), 21, Exact, {0}, rows, log2);
+    INFO("short rows over many blocks");
+    check_pull<S, any>(rows_of_lengths<W>(5000, {4, 3, 0, 7, 1, 32}, 22), 22, Exact, {0}, rows,
+                       log2);
   }
-  INFO("tile edges");
-  check_pull<S, any, small>(
-      rows_of_lengths<W>(400, {0, 1, 2, 94, 95, 96, 0, 0, 191, 192, 193, 3}, 17), 17, Exact, {0},
-      rows);
-  INFO("all rows empty");
-  check_pull<S, any, small>(rows_of_lengths<W>(1000, {}, 18), 18, Exact, {0}, rows);
-  INFO("one row over many tiles");
-  std::vector<arc_index> hub(3000, 0);
-  hub[1500] = 2999;
-  check_pull<S, any, small>(rows_of_lengths<W>(3000, hub, 19), 19, Exact, {0}, rows);
-  INFO("a single vertex, and a last block of one row");
-  check_pull<S, any, small>(rows_of_lengths<W>(1, {1}, 20), 20, Exact, {0}, rows);
-  check_pull<S, any, small>(rows_of_lengths<W>(129, {3, 0, 5}, 21), 21, Exact, {0}, rows);
-  INFO("short rows, the production shape over several blocks");
-  check_pull<S, any>(rows_of_lengths<W>(5000, {4, 3, 0, 7, 1, 32}, 22), 22, Exact, {0}, rows);
 }
 
 }  // namespace
 
 TEST_SUITE("operators") {
-  TEST_CASE_TEMPLATE("pull row blocks: rows across tiles, small blocks (min-plus)", W,
-                     std::uint32_t, std::int64_t, float, double) {
+  TEST_CASE_TEMPLATE("pull group per row: every group size (min-plus)", W, std::uint32_t,
+                     std::int64_t, float, double) {
     TROPIC_REQUIRE_GPU();
-    check_row_blocks<min_plus<W>, true>();
+    check_group_per_row<min_plus<W>, true>();
   }
 
-  TEST_CASE_TEMPLATE("pull row blocks: rows across tiles, small blocks (plus-times)", W, float,
-                     double) {
+  TEST_CASE_TEMPLATE("pull group per row: every group size (plus-times)", W, float, double) {
     TROPIC_REQUIRE_GPU();
-    check_row_blocks<plus_times<W>, false>();
+    check_group_per_row<plus_times<W>, false>();
   }
 
   TEST_CASE("pull: the automatic kernel choice follows the longest row") {
     descriptor d;
     csr_view<float> v;
     v.max_row_length = 0;  // unknown
-    CHECK_FALSE(pull_by_row_blocks(v, d));
-    v.max_row_length = tuning::pull_row_blocks_max_row;
-    CHECK(pull_by_row_blocks(v, d));
-    v.max_row_length = tuning::pull_row_blocks_max_row + 1;
-    CHECK_FALSE(pull_by_row_blocks(v, d));
-    d.pull = pull_method::row_blocks;
-    CHECK(pull_by_row_blocks(v, d));
+    CHECK_FALSE(pull_by_group_per_row(v, d));
+    v.max_row_length = tuning::pull_group_max_row;
+    CHECK(pull_by_group_per_row(v, d));
+    v.max_row_length = tuning::pull_group_max_row + 1;
+    CHECK_FALSE(pull_by_group_per_row(v, d));
+    d.pull = pull_method::group_per_row;
+    CHECK(pull_by_group_per_row(v, d));
     d.pull = pull_method::merge_path;
     v.max_row_length = 1;
-    CHECK_FALSE(pull_by_row_blocks(v, d));
+    CHECK_FALSE(pull_by_group_per_row(v, d));
+  }
+
+  TEST_CASE("pull: the group per row has about tuning::pull_group_items arcs per lane") {
+    csr_view<float> v;
+    auto lanes = [&](vertex n, arc_index arcs) {
+      v.n = n;
+      v.arcs = arcs;
+      return 1u << pull_group_log2(v);
+    };
+    const arc_index items = tuning::pull_group_items;
+    CHECK(lanes(0, 0) == 1);
+    CHECK(lanes(100, 0) == 1);
+    CHECK(lanes(100, 100 * items) == 1);
+    CHECK(lanes(100, 100 * items + 1) == 2);
+    CHECK(lanes(100, 200 * items) == 2);
+    CHECK(lanes(100, 800 * items) == 8);
+    CHECK(lanes(100, 100000 * items) == 32);
   }
 
   TEST_CASE_TEMPLATE("pull merge path: split rows, tiny tiles and blocks (min-plus)", W,

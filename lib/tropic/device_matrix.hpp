@@ -29,7 +29,7 @@ struct csr_view {
   // it; null before. The edge-parallel push (load_balance::edge_wise) reads it.
   const vertex* arc_sources = nullptr;
   // The longest row of the view (arcs); 0 when unknown. The pull picks its kernel by it
-  // (descriptor::pull, tuning::pull_row_blocks_max_row).
+  // (descriptor::pull, tuning::pull_group_max_row).
   arc_index max_row_length = 0;
 };
 

@@ -50,11 +50,10 @@ enum class direction { automatic, push, pull };
 enum class load_balance { automatic, merge_path, warp_per_row, edge_wise };
 
 // Pull kernel: merge_path, Merrill & Garland's merge-based SpMV (any row lengths: hubs are split
-// across threads and blocks), or row_blocks, CSR-stream (Greathouse & Daga): a block per run of
-// consecutive rows, fast when every row is short (roads, grids, meshes) and slow on a hub.
-// automatic takes row_blocks when the view's longest row is at most
-// tuning::pull_row_blocks_max_row arcs.
-enum class pull_method { automatic, merge_path, row_blocks };
+// across threads and blocks), or group_per_row, CSR-vector (Bell & Garland): a few lanes per row,
+// fast when every row is short (roads, grids, meshes) and slow on a hub. automatic takes
+// group_per_row when the view's longest row is at most tuning::pull_group_max_row arcs.
+enum class pull_method { automatic, merge_path, group_per_row };
 
 struct descriptor {
   bool replace = false;
@@ -68,12 +67,24 @@ struct descriptor {
   unsigned pull_ratio = 2;
 };
 
-// Whether a pull over `view` with `desc` runs by row blocks (else merge path): desc.pull, or for
-// automatic, when the view's longest row is known and at most tuning::pull_row_blocks_max_row.
+// Whether a pull over `view` with `desc` runs by a group of lanes per row (else merge path):
+// desc.pull, or for automatic, when the view's longest row is known and at most
+// tuning::pull_group_max_row.
 template <class W>
-bool pull_by_row_blocks(const csr_view<W>& view, const descriptor& desc) noexcept {
-  if (desc.pull != pull_method::automatic) return desc.pull == pull_method::row_blocks;
-  return view.max_row_length > 0 && view.max_row_length <= tuning::pull_row_blocks_max_row;
+bool pull_by_group_per_row(const csr_view<W>& view, const descriptor& desc) noexcept {
+  if (desc.pull != pull_method::automatic) return desc.pull == pull_method::group_per_row;
+  return view.max_row_length > 0 && view.max_row_length <= tuning::pull_group_max_row;
+}
+
+// log2 of the lanes per row of the group-per-row pull: the smallest group whose lanes read at
+// most tuning::pull_group_items arcs each at the view's average row length (a degree-4 grid: one
+// lane; uniform out-degree 7: two), at most a warp.
+template <class W>
+unsigned pull_group_log2(const csr_view<W>& view) noexcept {
+  const double average = view.n ? double(view.arcs) / double(view.n) : 0.0;
+  unsigned log2 = 0;
+  while (log2 < 5 && double(tuning::pull_group_items << log2) < average) ++log2;
+  return log2;
 }
 
 // A value range [lo, hi) in W; hi == infinity<W>() leaves it open above (infinity itself, "no

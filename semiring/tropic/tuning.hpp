@@ -19,19 +19,18 @@ inline constexpr std::size_t push_max_blocks = 132 * 16;
 // in flight for the x gathers that bound an SpMV.
 inline constexpr int pull_threads = 256;
 inline constexpr int pull_items_per_thread = 8;
-// Pull by row blocks (CSR-stream), for views whose rows are all short: a block of
-// pull_row_block_threads threads takes pull_row_block_threads x pull_row_block_rows_per_thread
-// consecutive rows and walks their arcs in tiles of threads x pull_row_block_items. Small blocks
-// win: on the H100 (grid 2048x2048, fp32 min-plus, 2026-11-23) 128 x 1 rows with 512-arc tiles
-// took 0.110 ms, 256 x 1 x 4 0.114, 256 x 2 x 8 0.146, 256 x 4 x 16 0.207 (more loads in flight
-// per thread lost to fewer resident blocks); cuSPARSE's CSR SpMV 0.102. A block's work is its
-// rows' length, so the automatic choice takes row blocks only when no row is longer than
-// pull_row_blocks_max_row (roads <= 9, grids 4, uniform random graphs' in-degrees ~25 at 4M
-// vertices; on kron:18:4, longest row 9,539, row blocks took 0.11-0.20 ms, merge path 0.039).
-inline constexpr int pull_row_block_threads = 128;
-inline constexpr int pull_row_block_rows_per_thread = 1;
-inline constexpr int pull_row_block_items = 4;
-inline constexpr std::uint64_t pull_row_blocks_max_row = 32;
+// Pull by a group of lanes per row (CSR-vector), for views whose rows are all short: each lane
+// loads pull_group_items arcs before their gathers. On the H100 (fp32 min-plus, median of 21,
+// bench/tune/pull_short_rows.cu, 2026-11-23) one lane per row took 0.0755 ms on grid 2048x2048
+// and 0.272 ms on grid 4096x4096, two lanes 0.267 ms on uniform out-degree 7 (one lane 0.300),
+// against cuSPARSE's CSR SpMV 0.102 / 0.326 / 0.287 and the CSR-stream row blocks this kernel
+// replaced 0.110 / 0.406 / 0.266; 128- and 256-thread blocks within 2%. A group's time is its
+// row's length, so the automatic choice takes it only when no row is longer than
+// pull_group_max_row (roads <= 9, grids 4, uniform random graphs' in-degrees ~25 at 4M vertices;
+// a Kronecker hub of 10^5 arcs would hold its warp for a millisecond).
+inline constexpr int pull_group_threads = 128;
+inline constexpr int pull_group_items = 4;
+inline constexpr std::uint64_t pull_group_max_row = 32;
 // Delta-stepping hands its loop to the GPU (loop_control::automatic) after this many light steps
 // in a row each touched fewer arcs than device_loop_step_arcs (estimated as frontier x mean
 // degree): at the H100's ~50 GTEPS for a push, a million arcs take ~20 µs, the cost of one host

@@ -1,0 +1,188 @@
+// Issue 3 experiment: on graphs whose rows are all short (grids, roads, uniform), was the
+// row-block pull's gap to cuSPARSE (0.81x on grid-16M, RESULTS.md run 4) the offsets' width
+// (64-bit arc_index, cuSPARSE reads 32-bit) or the kernel's shape (shared-memory tiles and two
+// barriers per tile)? Times, for fp32 min-plus SpMV (no mask), median of 21 after 3 warm-ups
+// (CUDA events), each candidate checked against the library's result:
+//   - cuSPARSE's plus-times CSR SpMV (32-bit offsets) on the same arrays,
+//   - the library's pull through pull_dispatch, the automatic kernel and the merge path (at
+//     eb044e1, where the answer below was found, the automatic kernel was CSR-stream row blocks:
+//     0.110 / 0.406 / 0.266 ms on the three graphs; its successor is the group-per-row kernel),
+//   - G lanes per row (G = 1 is a thread per row, "CSR-scalar"; G > 1 "CSR-vector" with a
+//     shuffle reduction), each lane loading 4 arcs before its 4 gathers, over 64-bit and over a
+//     32-bit copy of the offsets.
+// Not part of the build; from the repository root, for the H100:
+//   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Ilib \
+//     -Isemiring -Xcompiler -fopenmp bench/tune/pull_short_rows.cu lib/device_matrix.cu \
+//     lib/device_memory.cu lib/csr.cpp lib/generate.cpp semiring/context.cu -lgomp -lcusparse \
+//     -o /tmp/short_rows && /tmp/short_rows
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "operators.cuh"
+#include "tropic/generate.hpp"
+using namespace tropic;
+
+namespace {
+
+template <int G, int Threads, class Off>
+__global__ void __launch_bounds__(Threads)
+pull_lanes_per_row(vertex n, const Off* offsets, const vertex* columns, const float* weights,
+                   const float* x, float* y) {
+  constexpr int items = 4;
+  const std::uint64_t t = std::uint64_t(blockIdx.x) * Threads + threadIdx.x;
+  const std::uint64_t row = t / G;
+  const int lane = int(t % G);
+  const bool valid = row < n;
+  float acc = infinity<float>();
+  if (valid) {
+    const Off lo = offsets[row], hi = offsets[row + 1];
+    for (Off e0 = lo + lane; e0 < hi; e0 += Off(items) * G) {
+      vertex c[items];
+      float w[items];
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const Off e = e0 + Off(k) * G;
+        if (e < hi) {
+          c[k] = columns[e];
+          w[k] = weights[e];
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const Off e = e0 + Off(k) * G;
+        if (e < hi) {
+          const float ux = x[c[k]];
+          if (ux != infinity<float>()) acc = std::min(acc, saturating_add(ux, w[k]));
+        }
+      }
+    }
+  }
+  if constexpr (G > 1) {
+#pragma unroll
+    for (int s = G / 2; s > 0; s /= 2) acc = std::min(acc, __shfl_down_sync(0xffffffffu, acc, s, G));
+  }
+  if (valid && lane == 0) y[row] = acc;
+}
+
+__global__ void fill_x(float* x, vertex n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    x[i] = float((i * 2654435761u) % 1000u) + 1.0f;
+}
+
+__global__ void narrow(const arc_index* in, std::uint32_t* out, std::size_t count) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    out[i] = std::uint32_t(in[i]);
+}
+
+float median_ms(cudaStream_t s, const std::function<void()>& call) {
+  for (int i = 0; i < 3; ++i) call();
+  cudaEvent_t b, e;
+  cudaEventCreate(&b);
+  cudaEventCreate(&e);
+  std::vector<float> t;
+  for (int i = 0; i < 21; ++i) {
+    cudaEventRecord(b, s);
+    call();
+    cudaEventRecord(e, s);
+    cudaEventSynchronize(e);
+    float ms;
+    cudaEventElapsedTime(&ms, b, e);
+    t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+  for (std::string spec : {"grid:2048:2048", "grid:4096:4096", "uniform:4194304:7"}) {
+    auto g = generate<float>(spec, 1);
+    cuda_stream stream;
+    gpu_context ctx(stream);
+    device_matrix<float> a(g, upload_options{false}, stream);
+    const auto v = a.view();
+    const vertex n = v.n;
+    dense_vector<float> x(n, stream), y(n, stream), ref(n, stream);
+    fill_x<<<1024, 256, 0, stream>>>(x.data(), n);
+    device_buffer<std::uint32_t> off32(std::size_t(n) + 1, stream);
+    narrow<<<1024, 256, 0, stream>>>(v.row_offsets, off32.data(), std::size_t(n) + 1);
+    std::printf("%s n=%u arcs=%llu maxrow=%llu\n", spec.c_str(), n, (unsigned long long)v.arcs,
+                (unsigned long long)v.max_row_length);
+
+    // cuSPARSE, the ceiling.
+    cusparseHandle_t handle;
+    cusparseCreate(&handle);
+    cusparseSetStream(handle, stream);
+    cusparseSpMatDescr_t mat;
+    cusparseDnVecDescr_t vx, vy;
+    cusparseCreateCsr(&mat, n, n, int64_t(v.arcs), off32.data(), const_cast<vertex*>(v.columns),
+                      const_cast<float*>(v.weights), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                      CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+    cusparseCreateDnVec(&vx, n, x.data(), CUDA_R_32F);
+    cusparseCreateDnVec(&vy, n, y.data(), CUDA_R_32F);
+    const float alpha = 1, beta = 0;
+    std::size_t bytes = 0;
+    cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta, vy,
+                            CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, &bytes);
+    device_buffer<char> work(std::max<std::size_t>(bytes, 1), stream);
+    std::printf("  cusparse plus-times        %.4f ms\n", median_ms(stream, [&] {
+                  cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta,
+                               vy, CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, work.data());
+                }));
+
+    matrix_operand<float> op{&a, row_part::all, nullptr};
+    auto library = [&](dense_vector<float>& out, pull_method method) {
+      descriptor d;
+      d.pull = method;
+      detail::pull_dispatch<min_plus<float>, float>(out, no_mask<float>(), accumulator::none, v,
+                                                    detail::ranges_of(v, op, false), x.data(), d,
+                                                    ctx, nullptr, {}, nullptr);
+    };
+    library(ref, pull_method::automatic);
+    std::vector<float> want(n), got(n);
+    cudaMemcpyAsync(want.data(), ref.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
+    cudaStreamSynchronize(stream);
+    std::printf("  library, automatic (%u lanes/row) %.4f ms\n", 1u << pull_group_log2(v),
+                median_ms(stream, [&] { library(y, pull_method::automatic); }));
+    std::printf("  library, merge path        %.4f ms\n",
+                median_ms(stream, [&] { library(y, pull_method::merge_path); }));
+
+    auto check = [&] {
+      cudaMemcpyAsync(got.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
+      cudaStreamSynchronize(stream);
+      return got == want ? "ok" : "WRONG";
+    };
+#define LANES(G, T, OFF, NAME)                                                                  \
+  {                                                                                             \
+    const unsigned blocks = unsigned((std::uint64_t(n) * G + T - 1) / T);                       \
+    auto call = [&] {                                                                           \
+      pull_lanes_per_row<G, T><<<blocks, T, 0, stream>>>(n, OFF, v.columns, v.weights,          \
+                                                         x.data(), y.data());                   \
+    };                                                                                          \
+    cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);                                    \
+    call();                                                                                     \
+    const char* ok = check();                                                                   \
+    std::printf("  %d lanes/row, %3d thr, %s  %.4f ms  %s\n", G, T, NAME, median_ms(stream, call), \
+                ok);                                                                            \
+  }
+    LANES(1, 128, v.row_offsets, "off64") LANES(1, 128, off32.data(), "off32")
+    LANES(1, 256, v.row_offsets, "off64") LANES(1, 256, off32.data(), "off32")
+    LANES(2, 128, v.row_offsets, "off64") LANES(2, 128, off32.data(), "off32")
+    LANES(4, 128, v.row_offsets, "off64") LANES(4, 128, off32.data(), "off32")
+    LANES(4, 256, off32.data(), "off32") LANES(8, 128, off32.data(), "off32")
+    cusparseDestroyDnVec(vx);
+    cusparseDestroyDnVec(vy);
+    cusparseDestroySpMat(mat);
+    cusparseDestroy(handle);
+  }
+}
