@@ -12,9 +12,11 @@
 //    push or pull and the load-balanced push are chosen per step from the frontier's size. Right
 //    for big frontiers (Kronecker graphs: 5 buckets, 21 steps of millions of arcs).
 //  - device-driven: the same operator calls captured once into a CUDA graph whose conditional
-//    WHILE nodes the GPU evaluates itself (tropic/device_loop.hpp). Right for long, thin
-//    searches (a 2048 x 2048 grid: ~200 buckets, ~5,000 steps of a few thousand arcs each, where
-//    the host-driven loop spends ~60 µs per step waiting, bench/RESULTS.md).
+//    WHILE node over the buckets the GPU evaluates itself (tropic/device_loop.hpp), each bucket's
+//    light loop one closure operator (vxm_closure: a persistent kernel, a grid barrier per
+//    step). Right for long, thin searches (a 2048 x 2048 grid: ~200 buckets, ~5,000 light steps
+//    of a few thousand arcs each, where the host-driven loop spends ~60 µs per step waiting and
+//    a graph node per step ~8 µs, bench/RESULTS.md).
 //
 // Correctness does not depend on the bucket arithmetic being exact: a heavy arc that lands back
 // in the current bucket (possible only through floating-point rounding of the bucket bounds)
@@ -131,20 +133,16 @@ void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>
   ctx.blocks_done();
   ctx.loop_statistics();
   ctx.arcs_scanned();
+  ctx.closure_scratch();
 
   device_graph g(ctx);
   const loop_condition more_buckets = g.condition(1);
   g.while_loop(more_buckets, [&] {
     // B = { v : iΔ <= t[v] < (i+1)Δ }
     select(B, t, bucket, ctx);
-    const loop_condition more_light = g.condition();
-    set_condition(more_light, B, ctx);
-    g.while_loop(more_light, [&] {
-      // t = min(t, AL' min.+ (t .* B)); B = { v : r[v] < t[v], iΔ <= r[v] < (i+1)Δ }
-      // (two steps per pass, B and B_next trading places; the second sets the condition)
-      vxm(t, min_plus_semiring, B, light(A, split), ctx, B_next, bucket);
-      vxm(t, min_plus_semiring, B_next, light(A, split), ctx, B, bucket, &more_light);
-    });
+    // while B is not empty: t = min(t, AL' min.+ (t .* B)); B = { v improved, iΔ <= t[v] < (i+1)Δ }
+    // (one persistent kernel; B_next holds every other step's B)
+    vxm_closure(t, min_plus_semiring, B, light(A, split), ctx, B_next, bucket);
     if (has_heavy) {
       // S = { v : iΔ <= t[v] < (i+1)Δ }; t = min(t, AH' min.+ (t .* S)); B = stragglers
       select(S, t, bucket, ctx);

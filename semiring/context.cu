@@ -74,6 +74,14 @@ unsigned long long* gpu_context::loop_statistics() {
   return loop_statistics_.data();
 }
 
+unsigned long long* gpu_context::closure_scratch() {
+  if (closure_scratch_.size() == 0) {
+    closure_scratch_ = device_buffer<unsigned long long>(2, stream_);
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(closure_scratch_.data(), 0, 2 * sizeof(unsigned long long), stream_));
+  }
+  return closure_scratch_.data();
+}
+
 void* gpu_context::pull_blocks(std::size_t bytes) {
   if (pull_blocks_.size() < bytes) pull_blocks_ = device_buffer<unsigned char>(bytes, stream_);
   return pull_blocks_.data();

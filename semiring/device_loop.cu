@@ -16,11 +16,6 @@ device_worklist::device_worklist(vertex capacity, cudaStream_t stream)
 
 namespace {
 constexpr cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeRelaxed;
-
-__global__ void set_condition_kernel(cudaGraphConditionalHandle handle,
-                                     const unsigned long long* count) {
-  cudaGraphSetConditional(handle, *count != 0);
-}
 }  // namespace
 
 device_graph::device_graph(gpu_context& ctx) : ctx_(ctx) {
@@ -97,11 +92,6 @@ void device_graph::launch() {
     TROPIC_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
   }
   TROPIC_CUDA_CHECK(cudaGraphLaunch(exec_, ctx_.stream()));
-}
-
-void set_condition(loop_condition c, const device_worklist& list, gpu_context& ctx) {
-  set_condition_kernel<<<1, 1, 0, ctx.stream()>>>(c.handle, list.count());
-  TROPIC_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace tropic

@@ -3,6 +3,8 @@
 // grids sized for the device instead of the data.
 #pragma once
 
+#include <cuda/atomic>
+
 #include "operators.cuh"
 #include "tropic/device_loop.hpp"
 
@@ -31,6 +33,78 @@ struct at_or_above_or_identity {
   }
 };
 
+
+// A barrier across the grid of a kernel whose blocks are all resident at once (vxm_closure sizes
+// its grid by the occupancy API): blocks count in on `arrived`; the last one resets it and
+// advances `generation`, which the others wait on. The fence and the release/acquire pair carry
+// every write of the block (ordered before thread 0 by __syncthreads) to every block after the
+// barrier, as cooperative groups' grid sync does.
+__device__ __forceinline__ void grid_barrier(unsigned* arrived, unsigned* generation) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> count(*arrived), gen(*generation);
+    // Read before arriving (the release below keeps it there): the last block cannot have
+    // advanced it yet.
+    const unsigned g = gen.load(cuda::std::memory_order_relaxed);
+    __threadfence();
+    if (count.fetch_add(1, cuda::std::memory_order_acq_rel) == gridDim.x - 1) {
+      count.store(0, cuda::std::memory_order_relaxed);  // nobody arrives again before the release
+      gen.store(g + 1, cuda::std::memory_order_release);
+    } else {
+      while (gen.load(cuda::std::memory_order_acquire) == g) __nanosleep(32);
+    }
+  }
+  __syncthreads();
+}
+
+// The light closure (vxm_closure): every block steps through the frontiers together, a grid
+// barrier between steps. Frontier k is lists[k % 2] with its length in counts[k % 3]: step k reads
+// it and appends frontier k + 1; a length is last read right after the barrier that ends the step
+// before its own, so counts[(k + 2) % 3] (frontier k - 1's) is free during step k and block 0
+// zeroes it there for step k + 1 to append to. Each step lists with its own stamp, counting down
+// from the device stamp as the graph-node steps do.
+template <class W>
+struct closure_args {
+  csr_view<W> a;
+  row_ranges ranges;
+  W* w;
+  vertex* lists[2];
+  unsigned long long* counts[3];
+  std::uint32_t* stamps;
+  std::uint32_t* device_stamp;
+  const value_range<W>* range;
+  unsigned long long* arcs_scanned;
+  unsigned long long* statistics;  // [0] += steps, [1] += frontier entries
+  unsigned* barrier;               // [arrived, generation]
+};
+
+template <class S, class W, int Group>
+__global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_args<W> c) {
+  const std::uint32_t first_stamp = *c.device_stamp;
+  const value_range<W> range = *c.range;
+  std::uint64_t step = 0, entries = 0;
+  for (;; ++step) {
+    const std::size_t size = *c.counts[step % 3];  // final since the last barrier
+    if (size == 0) break;                          // the same value in every block: all leave
+    if (blockIdx.x == 0 && threadIdx.x == 0) *c.counts[(step + 2) % 3] = 0;
+    const frontier_ref<W> frontier{c.lists[step % 2], nullptr, c.w, size, nullptr};
+    push_rows<S, W, Group>(frontier, size, c.a, c.ranges, c.w, no_mask<W>(), c.stamps,
+                           std::uint32_t(first_stamp - step), c.lists[(step + 1) % 2],
+                           c.counts[(step + 1) % 3], range, c.arcs_scanned);
+    entries += size;
+    grid_barrier(c.barrier, c.barrier + 1);
+  }
+  // Every block has read the empty frontier's length; the last non-empty one's is zeroed here
+  // (the third was zeroed during the last step), so both worklists end empty.
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    if (step > 0) *c.counts[(step - 1) % 3] = 0;
+    *c.device_stamp = std::uint32_t(first_stamp - step);
+    if (c.statistics) {
+      c.statistics[0] += step;
+      c.statistics[1] += entries;
+    }
+  }
+}
 
 }  // namespace detail
 
@@ -65,8 +139,7 @@ void select(device_worklist& out, const dense_vector<W>& in, const value_range<W
 
 template <class S, class W>
 void vxm(dense_vector<W>& w, S, device_worklist& in, const matrix_operand<W>& a, gpu_context& ctx,
-         device_worklist& improved, const value_range<W>* improved_range,
-         const loop_condition* loop) {
+         device_worklist& improved, const value_range<W>* improved_range) {
   const device_matrix<W>& A = *a.a;
   const csr_view<W> view = A.view();
   const detail::row_ranges ranges = detail::ranges_of(view, a, false);
@@ -74,9 +147,6 @@ void vxm(dense_vector<W>& w, S, device_worklist& in, const matrix_operand<W>& a,
   e.blocks_done = ctx.blocks_done();
   e.drain = in.count();
   e.stamp = ctx.device_stamp();
-  e.condition_count = improved.count();
-  e.set_condition = loop != nullptr;
-  if (loop) e.condition = loop->handle;
   e.statistics = ctx.loop_statistics();
   e.count_iteration = a.part != row_part::heavy;  // as the host-driven loop counts
   const detail::frontier_ref<W> frontier{in.indices(), nullptr, w.data(), 0, in.count()};
@@ -90,6 +160,45 @@ void vxm(dense_vector<W>& w, S, device_worklist& in, const matrix_operand<W>& a,
         frontier, view, ranges, w.data(), no_mask<W>(), stamps, 0, ctx.device_stamp(),
         improved.indices(), improved.count(), value_range<W>{}, improved_range,
         ctx.arcs_scanned(), e);
+  };
+  if (avg >= 16) launch(std::integral_constant<int, 32>{});
+  else if (avg >= 4) launch(std::integral_constant<int, 8>{});
+  else launch(std::integral_constant<int, 4>{});
+  detail::check_launch();
+}
+
+template <class S, class W>
+void vxm_closure(dense_vector<W>& w, S, device_worklist& in, const matrix_operand<W>& a,
+                 gpu_context& ctx, device_worklist& spare, const value_range<W>* range) {
+  static_assert(S::is_min_monoid, "the closure's fixed point needs an idempotent (min) monoid");
+  const device_matrix<W>& A = *a.a;
+  const csr_view<W> view = A.view();
+  const double avg = view.n ? double(view.arcs) / view.n : 0;
+  detail::closure_args<W> c{view,
+                            detail::ranges_of(view, a, false),
+                            w.data(),
+                            {in.indices(), spare.indices()},
+                            {in.count(), spare.count(), ctx.closure_scratch()},
+                            ctx.stamps(w.size()),
+                            ctx.device_stamp(),
+                            range,
+                            ctx.arcs_scanned(),
+                            ctx.loop_statistics(),
+                            reinterpret_cast<unsigned*>(ctx.closure_scratch() + 1)};
+  // Group size from the average row length, as the graph-node push does. The grid must be
+  // resident at once for the barrier: tuning::device_loop_blocks, capped by the occupancy API.
+  auto launch = [&](auto group) {
+    constexpr int G = decltype(group)::value;
+    static const unsigned resident = [] {
+      int per_sm = 0, device = 0, sms = 0;
+      TROPIC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, detail::push_closure<S, W, G>, tuning::block_threads, 0));
+      TROPIC_CUDA_CHECK(cudaGetDevice(&device));
+      TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      return unsigned(std::max(per_sm, 1) * std::max(sms, 1));
+    }();
+    const unsigned blocks = std::min(tuning::device_loop_blocks, resident);
+    detail::push_closure<S, W, G><<<blocks, tuning::block_threads, 0, ctx.stream()>>>(c);
   };
   if (avg >= 16) launch(std::integral_constant<int, 32>{});
   else if (avg >= 4) launch(std::integral_constant<int, 8>{});
@@ -118,5 +227,8 @@ void reduce_min(W* out, const dense_vector<W>& in, const W* above, gpu_context& 
                           gpu_context&);                                                         \
   template void vxm<min_plus<W>, W>(dense_vector<W>&, min_plus<W>, device_worklist&,             \
                                     const matrix_operand<W>&, gpu_context&, device_worklist&,    \
-                                    const value_range<W>*, const loop_condition*);               \
+                                    const value_range<W>*);                                      \
+  template void vxm_closure<min_plus<W>, W>(dense_vector<W>&, min_plus<W>, device_worklist&,     \
+                                            const matrix_operand<W>&, gpu_context&,            \
+                                            device_worklist&, const value_range<W>*);          \
   template void reduce_min<W>(W*, const dense_vector<W>&, const W*, gpu_context&);

@@ -151,16 +151,13 @@ struct frontier_ref {
 };
 
 // The end of a kernel in a device-driven loop: the last block to finish drains the input
-// worklist, advances the stamp and sets the loop's condition from the output's length. Blocks
+// worklist and advances the stamp. Blocks
 // read the input length when they start, so it may be cleared only once all have finished
 // (the last-block pattern: a fence, then a count of finished blocks).
 struct loop_epilogue {
   unsigned* blocks_done = nullptr;  // null: the call is not in a device-driven loop
   unsigned long long* drain = nullptr;
   std::uint32_t* stamp = nullptr;
-  const unsigned long long* condition_count = nullptr;
-  cudaGraphConditionalHandle condition{};
-  bool set_condition = false;
   unsigned long long* statistics = nullptr;  // [0] += 1 per non-empty call, [1] += frontier
   bool count_iteration = true;               // false: only [1]
 };
@@ -183,22 +180,20 @@ __device__ __forceinline__ void finish_loop_step(const loop_epilogue& e, std::si
     if (e.count_iteration) e.statistics[0] += 1;
     e.statistics[1] += frontier;
   }
-  if (e.set_condition) cudaGraphSetConditional(e.condition, *e.condition_count != 0);
 }
 
-// Push, a group of Group lanes per frontier row (Group 32: a warp, the binned alternative for
-// even degrees; 4 or 8 for the short rows of road-like graphs). Grid-stride, so the grid may be
-// sized for the device rather than the frontier (device-driven loops do).
+// Push rows frontier[k] for k < k_end, a group of Group lanes per row, grid-stride over the whole
+// grid: w(v) = w(v) ⊕ (x_u ⊗ A(u, v)) for each arc u -> v of u's part the mask allows, listing
+// each v that improved into `range` once per stamp. The step of push_group_per_row, and of the
+// device-driven loops' persistent closure (device_loop.cuh).
 template <class S, class W, int Group>
-__global__ void push_group_per_row(frontier_ref<W> frontier, csr_view<W> a, row_ranges ranges,
-                                   W* w, mask_view<W> mask, std::uint32_t* stamps,
-                                   std::uint32_t stamp, const std::uint32_t* device_stamp,
-                                   vertex* improved, unsigned long long* improved_count,
-                                   value_range<W> range, const value_range<W>* device_range,
-                                   unsigned long long* arcs_scanned, loop_epilogue epilogue) {
-  const std::size_t k_end = frontier.count();
-  if (device_stamp) stamp = *device_stamp;
-  if (device_range) range = *device_range;
+__device__ __forceinline__ void push_rows(const frontier_ref<W>& frontier, std::size_t k_end,
+                                          const csr_view<W>& a, const row_ranges& ranges, W* w,
+                                          const mask_view<W>& mask, std::uint32_t* stamps,
+                                          std::uint32_t stamp, vertex* improved,
+                                          unsigned long long* improved_count,
+                                          const value_range<W>& range,
+                                          unsigned long long* arcs_scanned) {
   const std::size_t groups = std::size_t(gridDim.x) * blockDim.x / Group;
   const unsigned lane = threadIdx.x % Group;
   for (std::size_t k = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / Group; k < k_end;
@@ -214,6 +209,23 @@ __global__ void push_group_per_row(frontier_ref<W> frontier, csr_view<W> a, row_
                       range);
     }
   }
+}
+
+// Push, a group of Group lanes per frontier row (Group 32: a warp, the binned alternative for
+// even degrees; 4 or 8 for the short rows of road-like graphs). Grid-stride, so the grid may be
+// sized for the device rather than the frontier (device-driven loops do).
+template <class S, class W, int Group>
+__global__ void push_group_per_row(frontier_ref<W> frontier, csr_view<W> a, row_ranges ranges,
+                                   W* w, mask_view<W> mask, std::uint32_t* stamps,
+                                   std::uint32_t stamp, const std::uint32_t* device_stamp,
+                                   vertex* improved, unsigned long long* improved_count,
+                                   value_range<W> range, const value_range<W>* device_range,
+                                   unsigned long long* arcs_scanned, loop_epilogue epilogue) {
+  const std::size_t k_end = frontier.count();
+  if (device_stamp) stamp = *device_stamp;
+  if (device_range) range = *device_range;
+  push_rows<S, W, Group>(frontier, k_end, a, ranges, w, mask, stamps, stamp, improved,
+                         improved_count, range, arcs_scanned);
   finish_loop_step(epilogue, k_end);
 }
 

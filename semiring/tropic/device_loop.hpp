@@ -81,9 +81,6 @@ class device_graph {
   bool capturing_ = false;
 };
 
-// condition = (list is not empty), set on the device.
-void set_condition(loop_condition c, const device_worklist& list, gpu_context& ctx);
-
 // out = { i : range->lo <= in[i] < range->hi } with the range read on the device; `out` must be
 // empty (drained). The bucket B = {v : iΔ <= t[v] < (i+1)Δ} of a device-driven delta-stepping.
 template <class W>
@@ -94,12 +91,22 @@ void select(device_worklist& out, const dense_vector<W>& in, const value_range<W
 // entries' values read from w as the kernel goes (a value read late is smaller, never wrong:
 // min-plus relaxation is monotone). Push over A's rows, a thread group per frontier row, on a
 // grid sized for the device, not the frontier. `improved` receives, once each, the indices whose
-// w decreased into *improved_range; when `loop` is given, the call sets loop's condition to
-// (improved is not empty).
+// w decreased into *improved_range.
 template <class S, class W = typename S::value_type>
 void vxm(dense_vector<W>& w, S semiring, device_worklist& in, const matrix_operand<W>& a,
-         gpu_context& ctx, device_worklist& improved, const value_range<W>* improved_range,
-         const loop_condition* loop = nullptr);
+         gpu_context& ctx, device_worklist& improved, const value_range<W>* improved_range);
+
+// The closure of that step inside a range: repeat { w = min(w, (w .* in)' min.+ A); in = the
+// indices whose w decreased into *range } until `in` is empty -- delta-stepping's light phase of
+// one bucket, "while B is not empty" (Meyer & Sanders, section 2), as one operator. One
+// persistent kernel runs every step, its blocks kept in step by a grid barrier: a step then costs
+// the barrier (~1 µs) instead of a graph node and a kernel launch (the ~8 µs per light step that
+// set grids' and roads' times, bench/RESULTS.md). Each index whose w decreased into the range is
+// pushed once more, with its final value, before the closure ends. Drains `in`; `spare`, an
+// empty worklist of the same capacity, holds every other step's frontier and ends empty.
+template <class S, class W = typename S::value_type>
+void vxm_closure(dense_vector<W>& w, S semiring, device_worklist& in, const matrix_operand<W>& a,
+                 gpu_context& ctx, device_worklist& spare, const value_range<W>* range);
 
 // *out = min{ in[i] : in[i] >= *above } (infinity<W>() if none): the next non-empty bucket.
 template <class W>

@@ -47,6 +47,9 @@ class gpu_context {
   unsigned* blocks_done();
   unsigned long long* loop_statistics();
   void read_loop_statistics(std::uint64_t& iterations, std::uint64_t& vertices);
+  // Two zeroed words for vxm_closure's persistent kernel: a third frontier length, and its grid
+  // barrier's [arrived, generation] counters (each kernel leaves them as it found them).
+  unsigned long long* closure_scratch();
 
   // Scratch the pull operator reuses across calls (no allocation inside a solve's loop): bytes
   // for its per-block carry records, and bytes for the dense copy of a sparse input (vxm pull).
@@ -66,6 +69,7 @@ class gpu_context {
   device_buffer<std::uint32_t> device_stamp_;
   device_buffer<unsigned> blocks_done_;
   device_buffer<unsigned long long> loop_statistics_;
+  device_buffer<unsigned long long> closure_scratch_;
   device_buffer<unsigned char> pull_blocks_;
   device_buffer<unsigned char> pull_dense_input_;
   std::uint32_t stamp_ = 0;
