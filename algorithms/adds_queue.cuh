@@ -29,6 +29,7 @@
 #include <cuda/atomic>
 
 #include <cstdint>
+#include <vector>
 
 #include "tropic/device_matrix.hpp"
 #include "tropic/sssp.hpp"
@@ -44,13 +45,10 @@ inline constexpr unsigned segment_items = 64;            // N of section 5.2
 inline constexpr unsigned segments_per_block = block_items / segment_items;
 inline constexpr int threads_per_block = 256;            // MTB and WTBs alike
 inline constexpr int min_blocks_per_sm = 4;              // caps registers at 64: 4 x 256 per SM
-inline constexpr unsigned min_chunk = 32;                // items per assignment, at least
-inline constexpr unsigned max_chunk = 1024;              // ... and at most (4 rounds of a WTB)
 inline constexpr unsigned warp_row = 32;                 // rows this long: one warp each
 inline constexpr unsigned block_row = 2048;              // rows this long: the whole WTB
-inline constexpr int max_open_buckets = 16;              // the fast knob of section 5.5
-inline constexpr int settle_switches = 8;                // head switches between delta changes
-inline constexpr double clip_share = 0.65;               // section 5.5's clipping threshold
+// The section 5.5 knobs (open buckets, utilisation limits, settling, clipping, chunk sizes) are
+// run-time values: tropic::detail::adds_tuning below.
 
 // Assignment-flag states.
 inline constexpr unsigned af_idle = 0, af_assigned = 1, af_exit = 2;
@@ -76,6 +74,7 @@ struct control {
   unsigned long long delta_changes;
   unsigned long long max_in_flight;  // most items assigned at once
   double delta_min_seen, delta_max_seen;
+  unsigned long long trace_n;  // trace entries written (the ring keeps the last trace_capacity)
 };
 
 struct queue_ref {
@@ -104,6 +103,48 @@ struct assignment_flags {
 
 }  // namespace adds
 
+// Section 5.5's dynamic-delta rules as numbers. The paper fixes the shape of each rule and one
+// number (clipping at 65%); the rest are our defaults, exposed so that one GPU run can compare a
+// few settings (test/test_adds.cu, "adds: tuning sweep").
+struct adds_tuning {
+  double initial_delta_factor = 1;  // delta0 = (options.delta or 32 w/d, section 4.3) x this
+  // Utilisation = arcs in flight (items assigned and unfinished x average degree) over the
+  // hardware threads of the WTBs; delta and the open buckets aim between these two shares.
+  double util_low = 0.5, util_high = 2.0;
+  int settle_switches = 8;      // head-bucket switches between two delta decisions
+  int max_open_buckets = 16;    // the fast knob's upper end (1..32)
+  double clip_share = 0.65;     // tail bucket's share of the queued items that counts as clipping
+  double delta_floor_ratio = 1.0 / 64;  // delta never goes below delta0 x this
+  double delta_ceiling_ratio = 1048576; // ... nor above delta0 x this
+  unsigned min_chunk = 32;      // items per assignment, at least
+  unsigned max_chunk = 1024;    // ... and at most (4 rounds of a WTB)
+  // Low utilisation raises delta (and opens buckets) only in sweeps where idle WTBs coexist with
+  // queued items that the open buckets keep from them: only then can a wider bucket hand out more
+  // work. With false, any low-utilisation window raises delta (the paper's rule read literally),
+  // which on high-diameter graphs, whose frontier is small at every delta, drifts delta upward
+  // and turns the queue into Bellman-Ford (issue 6: 10-27x the vertex work of Dijkstra).
+  bool raise_only_when_held_back = true;
+};
+
+// One line of the optional delta trace (issue 6; the paper's Table 4 and section 5.5): written
+// by the MTB at every delta decision (every settle_switches head switches) and at the end.
+struct adds_trace_entry {
+  double ms;                 // since the MTB started
+  double delta;              // delta after this decision
+  double head_base;          // lower distance bound of the head bucket
+  double avg_util;           // mean utilisation over the window, as a share of the hardware threads
+  double held_back_share;    // share of the window's sweeps with idle WTBs and held-back work
+  double clip_share;         // share of the window's sweeps that saw clipping
+  std::uint64_t sweep;       // MTB sweeps so far
+  std::uint64_t retires;     // head switches so far
+  std::uint64_t completed;   // items completed so far (sum of the CWCs)
+  std::uint64_t queued;      // items reserved and not completed at this sweep
+  std::uint64_t in_flight;   // items assigned and unfinished at this sweep
+  int open;                  // open buckets (the fast knob) at this sweep
+  int decision;              // 0 keep, 1 raise (low utilisation), 2 raise (clipping), -1 lower,
+                             // 3 the final entry
+};
+
 // Knobs for tests and experiments; sssp() uses the defaults.
 struct adds_config {
   unsigned pool_blocks = 0;          // 0: sized from the graph (n + arcs items, plus 2 per bucket)
@@ -113,6 +154,10 @@ struct adds_config {
   double stall_ms = 2000;            // device: bound on time without a completed item
   double host_timeout_ms = 0;        // host: 0 = watchdog_ms + 10000
   bool dynamic_delta = true;         // section 5.5 on (off: the initial delta throughout)
+  adds_tuning tuning;
+  // Delta trace ring (adds_report::trace): 0 = off, unless options.verbose, which keeps 1024 and
+  // prints them. Costs one 104-byte store per delta decision when on, one branch when off.
+  unsigned trace_capacity = 0;
 };
 
 // What happened, for tests and the verbose trace.
@@ -129,6 +174,10 @@ struct adds_report {
   std::uint64_t sweeps = 0;
   std::uint64_t skipped = 0;
   std::uint64_t max_in_flight = 0;
+  std::uint64_t assignments = 0;
+  std::uint64_t retires = 0;
+  std::vector<adds_trace_entry> trace;  // oldest first; the last trace_capacity entries
+  std::uint64_t trace_dropped = 0;      // older entries the ring overwrote
 };
 
 template <class W>
