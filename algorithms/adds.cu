@@ -265,6 +265,7 @@ __device__ void worker(const kernel_args<W>& k) {
     atomicAdd(&k.q.ctl->arcs, my_arcs);
     atomicAdd(&k.q.ctl->skipped, my_skipped);
   }
+  if (tid == 0) atomicAdd(&k.q.ctl->workers_exited, 1u);  // heartbeat: this block is out
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -419,7 +420,19 @@ __device__ void manager(const kernel_args<W>& k) {
     // Phase C: one warp per bucket advances `written` over WCC segments (section 5.2).
     for (unsigned b = warp; b < num_buckets; b += warps) {
       device_atomic<unsigned long long> resv(q.resv[b]);
-      const unsigned long long r = resv.load(memory_order_acquire);
+      // Lane 0 loads the reservation pointer and the warp shares that one value: `limit`, and so
+      // the trip count of the loop below, whose every pass runs __ballot_sync/__shfl_sync over
+      // the full warp, must be warp-uniform. With one load per lane (as before), lanes that
+      // reach this line at different times -- nothing in the source reconverges the warp after
+      // the lane-0 block of the previous bucket -- can read different values of a pointer that
+      // writers bump constantly, disagree on `wr < limit`, and meet a full-mask ballot in some
+      // lanes and the __syncwarp/__syncthreads below in others: undefined behaviour, which can
+      // deadlock the manager, and then no watchdog runs. nvcc 13.0 for sm_90 emits a BSSY/BSYNC
+      // pair that does reconverge the warp there (checked in the SASS), so this is hardening,
+      // not a diagnosed cause: it makes uniformity a guarantee, not a property of the schedule.
+      unsigned long long r = 0;
+      if (lane == 0) r = resv.load(memory_order_acquire);
+      r = __shfl_sync(~0u, r, 0);
       unsigned long long wr = s_written[b];
       // Segments at or past mapped[] have no block yet: their WCC slot is not theirs.
       const unsigned long long limit = min(r, s_mapped[b]);
@@ -448,8 +461,13 @@ __device__ void manager(const kernel_args<W>& k) {
         } else {
           // The WCC was loaded (acquire) before this fresh reservation pointer: when the
           // segment's start plus its count equals it, every slot reserved in the segment so
-          // far is written (section 5.2); otherwise only the segments before it are.
-          const unsigned long long r2 = resv.load(memory_order_acquire);
+          // far is written (section 5.2); otherwise only the segments before it are. The WCC
+          // that matters was loaded by lane `first`: __syncwarp orders that load before lane
+          // 0's load of the pointer, which the warp then shares (uniform `wr`, as above).
+          __syncwarp();
+          unsigned long long r2 = 0;
+          if (lane == 0) r2 = resv.load(memory_order_acquire);
+          r2 = __shfl_sync(~0u, r2, 0);
           wr = (fstart + cf == r2) ? r2 : max(wr, fstart);
         }
         break;
@@ -503,6 +521,12 @@ __device__ void manager(const kernel_args<W>& k) {
       if (progress != m.last_progress_value) {
         m.last_progress_value = progress;
         m.last_progress_ns = now;
+      }
+      if ((m.sweeps & 255) == 0) {  // heartbeat for the host (see control::live_sweeps)
+        device_atomic<unsigned long long>(ctl.live_sweeps).store(m.sweeps, memory_order_relaxed);
+        device_atomic<unsigned long long>(ctl.live_progress).store(progress, memory_order_relaxed);
+        device_atomic<unsigned long long>(ctl.live_queued).store(queued, memory_order_relaxed);
+        device_atomic<unsigned>(ctl.live_busy).store(s_busy_n, memory_order_relaxed);
       }
       if (!s_stop) {
         int why = status_running;
@@ -710,6 +734,7 @@ __device__ void manager(const kernel_args<W>& k) {
     ctl.delta_max_seen = m.delta_max_seen;
     ctl.trace_n = m.trace_n;
     ctl.delta = m.delta;
+    ctl.live_sweeps = m.sweeps;
   }
 }
 
@@ -735,6 +760,50 @@ __global__ void init_kernel(vertex n, W* dist, W* processed, vertex source, unsi
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < workers;
        i += stride)
     busy_bucket[i] = -1;
+}
+
+// Pinned host memory for the host-abort flag and for control snapshots. Not a pinned_buffer:
+// its destructor (cudaFreeHost) synchronises the device, so when a kernel ignores the host
+// timeout, unwinding past it would hang the caller -- the error the timeout exists to raise
+// would never arrive (a test then hits the ctest timeout instead of failing with a message).
+// On that path the memory is leaked instead: the kernel still reads the flag anyway.
+struct pinned_host_area {
+  int* abort_flag = nullptr;
+  control* snapshot = nullptr;
+  void* base = nullptr;
+  pinned_host_area() {
+    TROPIC_CUDA_CHECK(cudaMallocHost(&base, sizeof(control) + alignof(control)));
+    snapshot = static_cast<control*>(base);
+    abort_flag = reinterpret_cast<int*>(static_cast<char*>(base) + sizeof(control));
+  }
+  pinned_host_area(const pinned_host_area&) = delete;
+  pinned_host_area& operator=(const pinned_host_area&) = delete;
+  ~pinned_host_area() {
+    if (base) cudaFreeHost(base);
+  }
+  void leak() noexcept { base = nullptr; }
+};
+
+// Copies the control block while the kernel may still be running: on a stream of its own (no
+// dependency on the kernel's stream), with a bounded wait. False if the copy did not complete.
+bool peek_control(const control* device_ctl, control* host, double wait_ms) {
+  cudaStream_t s = nullptr;
+  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return false;
+  bool ok = cudaMemcpyAsync(host, device_ctl, sizeof(control), cudaMemcpyDeviceToHost, s) ==
+            cudaSuccess;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (ok) {
+    const cudaError_t st = cudaStreamQuery(s);
+    if (st == cudaSuccess) break;
+    if (st != cudaErrorNotReady ||
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count() > wait_ms)
+      ok = false;
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  cudaStreamDestroy(s);  // returns at once; a copy still pending is released when it completes
+  return ok;
 }
 
 const char* status_text(int s) {
@@ -792,7 +861,8 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   }
   pool_blocks = std::max(pool_blocks, unsigned(num_buckets) + 1);
 
-  pinned_buffer<int> host_abort(1);
+  pinned_host_area pinned;  // the host-abort flag (and control snapshots on the give-up path)
+  int* const host_abort = pinned.abort_flag;
   result<W> out;
   device_buffer<W> dist(n, stream), processed(n, stream);
   device_buffer<unsigned> af_state(workers, stream), af_bucket(workers, stream),
@@ -860,7 +930,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     k.trace_cap = trace_cap;
     k.watchdog_ns = static_cast<unsigned long long>(cfg.watchdog_ms * 1e6);
     k.stall_ns = static_cast<unsigned long long>(cfg.stall_ms * 1e6);
-    k.host_abort = host_abort.data();
+    k.host_abort = host_abort;
 
     cudaEvent_t done;
     TROPIC_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
@@ -898,10 +968,43 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
           raised = true;
         }
         if (raised && waited > limit_ms + 10000) {
+          // The manager did not act on the flag. Say which side hangs (two heartbeat snapshots
+          // 1 s apart: the heartbeat moves every 256 sweeps), print it at once (stderr:
+          // whatever the caller does next may block on the device), and leave without freeing
+          // what the kernel still uses.
+          control s0{}, s1{};
+          const bool got0 = peek_control(ctl.data(), pinned.snapshot, 1000);
+          if (got0) s0 = *pinned.snapshot;
+          std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+          const bool got1 = got0 && peek_control(ctl.data(), pinned.snapshot, 1000);
+          if (got1) s1 = *pinned.snapshot;
+          std::string why;
+          if (!got1) {
+            why = "the control block could not be read back";
+          } else if (s1.status == status_running) {
+            why = s1.live_sweeps != s0.live_sweeps
+                      ? "the manager is alive (heartbeat advancing) yet ignores the flag"
+                      : "the manager is stuck inside a sweep (heartbeat frozen at sweep " +
+                            std::to_string(s1.live_sweeps) + ")";
+          } else {
+            why = std::string("the manager stopped (") + status_text(s1.status) + ") but " +
+                  std::to_string(workers - s1.workers_exited) + " of " +
+                  std::to_string(workers) + " worker blocks never left their loop";
+          }
+          if (got1)
+            why += "; last heartbeat: sweep " + std::to_string(s1.live_sweeps) + ", " +
+                   std::to_string(s1.live_progress) + " items completed, " +
+                   std::to_string(s1.live_queued) + " queued, " + std::to_string(s1.live_busy) +
+                   " workers busy, " + std::to_string(s1.workers_exited) + " of " +
+                   std::to_string(workers) + " worker blocks exited";
+          const std::string msg = "adds: the kernel ignored the host timeout of " +
+                                  std::to_string(limit_ms) + " ms and is still running: " + why +
+                                  " (the device stays busy until the process exits)";
+          std::fprintf(stderr, "%s\n", msg.c_str());
+          std::fflush(stderr);
+          pinned.leak();
           cudaEventDestroy(done);
-          throw error(error_code::cuda,
-                      "adds: the kernel ignored the host timeout of " +
-                          std::to_string(limit_ms) + " ms and is still running");
+          throw error(error_code::cuda, msg);
         }
         std::this_thread::sleep_for(std::chrono::microseconds(waited < 5 ? 5 : 50));
       }

@@ -75,6 +75,15 @@ struct control {
   unsigned long long max_in_flight;  // most items assigned at once
   double delta_min_seen, delta_max_seen;
   unsigned long long trace_n;  // trace entries written (the ring keeps the last trace_capacity)
+  // Heartbeat, readable by the host while the kernel still runs (the statistics above are only
+  // published at the end): the MTB stores these (relaxed) every 256 sweeps, and every worker
+  // block counts itself out when it leaves its loop. When a run ignores the host timeout, a
+  // snapshot of them says which side hangs: a manager stuck inside a sweep (live_sweeps frozen,
+  // status running), a live manager (live_sweeps advancing), or a manager that stopped while
+  // some worker never came back (status set, workers_exited < workers).
+  unsigned long long live_sweeps, live_progress, live_queued;
+  unsigned live_busy;
+  unsigned workers_exited;
 };
 
 struct queue_ref {
