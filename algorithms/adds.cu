@@ -9,12 +9,19 @@
 // into the bucket of their new distance. See adds_queue.cuh for the queue and its protocol.
 //
 // Work item = vertex id. A worker reads the vertex's current distance d and skips the item when
-// the vertex was already relaxed at a distance <= d (`processed`, one atomic min per item): the
-// duplicates a label-correcting queue collects cost one atomic instead of a row scan.
+// the vertex was already relaxed at a distance <= d (`processed`: a load, then an atomic min only
+// for the items that pass it): the duplicates a label-correcting queue collects cost a load or
+// one atomic instead of a row scan.
+//
+// Section 5.5's knobs (open buckets, utilisation limits, settling, clipping, chunk sizes) are
+// run-time values, adds_tuning in adds_queue.cuh; an optional ring of adds_trace_entry records
+// the MTB's delta decisions (adds_config::trace_capacity, or options.verbose).
 //
 // Memory ordering: every cross-block handshake is a release store / RMW paired with an acquire
-// load at device scope (cuda::atomic_ref); distances are read with relaxed atomic loads and
-// lowered with detail::atomic_min. Comments at each site say which invariant the order protects.
+// load at device scope (cuda::atomic_ref), or with relaxed loads followed by one acquire fence
+// (cuda::atomic_thread_fence, where the MTB polls many flags at once); distances are read with
+// relaxed atomic loads and lowered with detail::atomic_min. Comments at each site say which
+// invariant the order protects.
 //
 // Limits: vertex ids are 32-bit (tropic::vertex); queue positions 64-bit (never wrap); weights
 // must be non-negative (the dispatcher checks). The co-residency of all blocks is guaranteed by
@@ -65,10 +72,10 @@ struct kernel_args {
   unsigned initial_free;
   vertex source;
   double avg_degree;
-  double delta0;
-  bool dynamic_delta;
-  adds_tuning t;
-  adds_trace_entry* trace;  // null: no trace
+  double delta0;            // the initial delta (the host also stores it in control::delta)
+  bool dynamic_delta;       // false: delta0 throughout (the trace still records every window)
+  adds_tuning tuning;       // validated by the host: every value within its documented range
+  adds_trace_entry* trace;  // ring of trace_cap entries; null: no trace
   unsigned trace_cap;
   unsigned long long watchdog_ns, stall_ns;
   int* host_abort;  // pinned host memory, raised by the host-side timeout
@@ -199,9 +206,8 @@ __device__ void worker(const kernel_args<W>& k) {
                      p % block_items];
         du = load_distance(&k.dist[u]);
         // Skip when u's row was (or is being) relaxed at du or less already: those relaxations
-        // cover everything this one would do (the paper skips an item whose recorded distance
-        // is above the vertex's current one; this also drops duplicates at equal distance).
-        // The plain load first spares the duplicates the atomic.
+        // cover everything this one would do, so duplicates at an equal distance go too. The
+        // relaxed load first spares most duplicates the atomic.
         if (!(du < load_distance(&k.processed[u])) ||
             !(du < atomic_min(&k.processed[u], du))) {
           have = false;
@@ -278,12 +284,13 @@ __device__ void worker(const kernel_args<W>& k) {
 // x (sweep + chunk) long whatever delta is. So the sweep keeps global round trips off thread 0's
 // serial path: the statistics live in shared memory until the end, and thread 0 only plans the
 // assignments (which buckets, how many chunks) while the whole block writes the flags, one
-// release store per thread in parallel instead of one after another. (Issue 6: on the 2048^2
-// grid ours took ~120 us per hop of the ~5000-hop critical path (615 ms); a release store is a
-// device-scope fence, and the serial loop paid one per chunk, hundreds per sweep: our reading
-// of where those microseconds went, to be confirmed with the trace's sweeps and times.)
+// release store per thread in parallel instead of one after another: a release store is a
+// device-scope fence, and a serial loop pays one per chunk, hundreds per sweep. (Issue 6: with
+// that loop, the 2048^2 grid took ~120 us per hop of its ~5000-hop critical path.)
 
-struct manager_state {  // thread 0's private state (plain aggregate: it lives in __shared__)
+// Thread 0's state (a plain aggregate: it lives in __shared__). Only free_top is shared: in
+// phase C, lane 0 of each warp pushes freed blocks with atomicAdd on it.
+struct manager_state {
   unsigned head;
   int open;
   int idle_sweeps;
@@ -324,9 +331,8 @@ __device__ void trace_append(const kernel_args<W>& k, manager_state& m, unsigned
 
 template <class W>
 __device__ void manager(const kernel_args<W>& k) {
-  __shared__ unsigned long long s_read[num_buckets], s_written[num_buckets],
-      s_freed[num_buckets], s_mapped[num_buckets], s_resv[num_buckets], s_cwc[num_buckets],
-      s_minout[num_buckets], s_read_before[num_buckets];
+  __shared__ unsigned long long s_read[num_buckets], s_written[num_buckets], s_freed[num_buckets],
+      s_mapped[num_buckets], s_resv[num_buckets], s_cwc[num_buckets], s_minout[num_buckets];
   // The assignment plan of this sweep: plan j hands chunks [first[j], first[j+1]) of the idle
   // list items [start[j], start[j] + items[j]) of bucket bucket[j], `chunk` items each.
   __shared__ unsigned s_plan_bucket[num_buckets], s_plan_first[num_buckets + 1];
@@ -341,10 +347,7 @@ __device__ void manager(const kernel_args<W>& k) {
   const unsigned warps = blockDim.x / 32;
   const queue_ref& q = k.q;
   control& ctl = *q.ctl;
-  const adds_tuning& t = k.t;
-  const int max_open = t.max_open_buckets < 1 ? 1
-                       : t.max_open_buckets > num_buckets ? num_buckets
-                                                          : t.max_open_buckets;
+  const adds_tuning& t = k.tuning;
   const double hw_threads = double(k.workers) * threads_per_block;
 
   if (tid == 0) {
@@ -373,7 +376,8 @@ __device__ void manager(const kernel_args<W>& k) {
     q.resv[0] = 1;
     for (int b = 0; b < num_buckets; ++b)
       device_atomic<unsigned long long>(q.mapped[b]).store(block_items, memory_order_release);
-    trace_append(k, m, m.start_ns, 0, 1, 0, hw_threads, 0);
+    // Nothing completed or in flight yet; one item (the source) queued.
+    trace_append(k, m, m.start_ns, 0, 1, 0, hw_threads, adds_trace_entry::keep);
   }
   __syncthreads();
 
@@ -422,14 +426,13 @@ __device__ void manager(const kernel_args<W>& k) {
       device_atomic<unsigned long long> resv(q.resv[b]);
       // Lane 0 loads the reservation pointer and the warp shares that one value: `limit`, and so
       // the trip count of the loop below, whose every pass runs __ballot_sync/__shfl_sync over
-      // the full warp, must be warp-uniform. With one load per lane (as before), lanes that
-      // reach this line at different times -- nothing in the source reconverges the warp after
-      // the lane-0 block of the previous bucket -- can read different values of a pointer that
-      // writers bump constantly, disagree on `wr < limit`, and meet a full-mask ballot in some
-      // lanes and the __syncwarp/__syncthreads below in others: undefined behaviour, which can
-      // deadlock the manager, and then no watchdog runs. nvcc 13.0 for sm_90 emits a BSSY/BSYNC
-      // pair that does reconverge the warp there (checked in the SASS), so this is hardening,
-      // not a diagnosed cause: it makes uniformity a guarantee, not a property of the schedule.
+      // the full warp, must be warp-uniform. With one load per lane, lanes that reach this line
+      // at different times (nothing in the source reconverges the warp after the lane-0 block
+      // of the previous bucket) could read different values of a pointer that writers bump
+      // constantly, disagree on `wr < limit`, and meet a full-mask ballot in some lanes and the
+      // __syncwarp/__syncthreads below in others: undefined behaviour, which can deadlock the
+      // manager, and then no watchdog runs. (nvcc 13.0 for sm_90 happens to reconverge the warp
+      // there; the shared load makes uniformity a guarantee, not a property of the schedule.)
       unsigned long long r = 0;
       if (lane == 0) r = resv.load(memory_order_acquire);
       r = __shfl_sync(~0u, r, 0);
@@ -485,12 +488,11 @@ __device__ void manager(const kernel_args<W>& k) {
         s_written[b] = wr;
         s_resv[b] = rv;
         // Per-bucket bookkeeping that would otherwise be a serial loop of thread 0's (phase D1):
-        // the queue totals, the read pointer before this sweep's assignments, and the blocks
-        // behind the oldest item still assigned or unassigned (section 5.3), pushed onto the
-        // free stack (pushes only: thread 0 pops after the barrier).
+        // the queue totals, and the blocks behind the oldest item still assigned or unassigned
+        // (section 5.3; s_read[b] is the read pointer before this sweep's assignments), pushed
+        // onto the free stack (pushes only: thread 0 pops after the barrier).
         atomicAdd(&s_queued, rv - s_cwc[b]);
         atomicAdd(&s_progress, s_cwc[b]);
-        s_read_before[b] = s_read[b];
         const unsigned long long oldest = min(s_minout[b], s_read[b]);
         while (s_freed[b] + block_items <= oldest) {
           k.free_blocks[atomicAdd(&m.free_top, 1u)] = q.block_of(b, s_freed[b]);
@@ -522,7 +524,7 @@ __device__ void manager(const kernel_args<W>& k) {
         m.last_progress_value = progress;
         m.last_progress_ns = now;
       }
-      if ((m.sweeps & 255) == 0) {  // heartbeat for the host (see control::live_sweeps)
+      if (m.sweeps % poll_sweeps == 0) {  // heartbeat for the host (see control::live_sweeps)
         device_atomic<unsigned long long>(ctl.live_sweeps).store(m.sweeps, memory_order_relaxed);
         device_atomic<unsigned long long>(ctl.live_progress).store(progress, memory_order_relaxed);
         device_atomic<unsigned long long>(ctl.live_queued).store(queued, memory_order_relaxed);
@@ -532,7 +534,7 @@ __device__ void manager(const kernel_args<W>& k) {
         int why = status_running;
         if (now - m.start_ns > k.watchdog_ns) why = status_watchdog;
         else if (now - m.last_progress_ns > k.stall_ns) why = status_stalled;
-        else if ((m.sweeps & 255) == 0 &&
+        else if (m.sweeps % poll_sweeps == 0 &&
                  cuda::atomic_ref<int, cuda::thread_scope_system>(*k.host_abort)
                          .load(memory_order_relaxed) != 0)
           why = status_host_abort;
@@ -562,8 +564,7 @@ __device__ void manager(const kernel_args<W>& k) {
         open_avail += s_written[b] - s_read[b];
       }
       unsigned long long chunk = idle ? (open_avail + idle - 1) / idle : 0;
-      chunk = min(max(chunk, (unsigned long long)max(t.min_chunk, 1u)),
-                  (unsigned long long)max(t.max_chunk, max(t.min_chunk, 1u)));
+      chunk = min(max(chunk, (unsigned long long)t.min_chunk), (unsigned long long)t.max_chunk);
       unsigned assigned = 0, plans = 0;
       unsigned long long in_flight = s_in_flight;
       for (int o = 0; o < m.open && assigned < idle; ++o) {
@@ -605,7 +606,7 @@ __device__ void manager(const kernel_args<W>& k) {
       }
       const bool starved = t.raise_only_when_held_back ? held_back : idle > assigned;
       // The fast knob: how many head buckets are open.
-      if (starved && util < low && m.open < max_open) ++m.open;
+      if (starved && util < low && m.open < t.max_open_buckets) ++m.open;
       else if (util > high && m.open > 1) --m.open;
       if (queued > 0) {
         m.util_sum += util;
@@ -622,19 +623,19 @@ __device__ void manager(const kernel_args<W>& k) {
       if (m.switches >= t.settle_switches && m.util_n > 0) {
         const double avg = m.util_sum / m.util_n;
         double nd = m.delta;
-        int decision = 0;
+        int decision = adds_trace_entry::keep;
         if (k.dynamic_delta) {
           if (2 * m.clip_n > m.util_n) {
             // Clipping: the tail holds most of the queue. Delta below here loses order.
             m.delta_floor = max(m.delta_floor, 2 * m.delta);
             nd = 2 * m.delta;
-            decision = 2;
+            decision = adds_trace_entry::clip_raise;
           } else if (avg < low && (!t.raise_only_when_held_back || 2 * m.held_n > m.util_n)) {
             nd = 2 * m.delta;
-            decision = 1;
+            decision = adds_trace_entry::raise;
           } else if (avg > high) {
             nd = max(m.delta / 2, m.delta_floor);
-            decision = -1;
+            decision = adds_trace_entry::lower;
           }
           nd = min(nd, m.delta_ceiling);
         }
@@ -645,7 +646,7 @@ __device__ void manager(const kernel_args<W>& k) {
           m.delta_max_seen = max(m.delta_max_seen, nd);
           device_atomic<double>(ctl.delta).store(nd, memory_order_relaxed);
         } else {
-          decision = 0;
+          decision = adds_trace_entry::keep;  // a change the ceiling or the floor absorbed
         }
         trace_append(k, m, now, progress, queued, in_flight, hw_threads, decision);
         m.switches = 0;
@@ -687,9 +688,11 @@ __device__ void manager(const kernel_args<W>& k) {
         s_stop = 1;
       }
       if (s_stop) {
-        s_plan_n = 0;  // (nothing was planned unless the pool check just stopped the run)
+        // A stopping run hands out no work. (Only the pool check, which comes after the plan,
+        // can stop a sweep that made one: the plan is dropped here.)
+        s_plan_n = 0;
         s_plan_first[0] = 0;
-        trace_append(k, m, now, progress, queued, in_flight, hw_threads, 3);
+        trace_append(k, m, now, progress, queued, in_flight, hw_threads, adds_trace_entry::end);
       }
     }
     __syncthreads();
@@ -724,6 +727,9 @@ __device__ void manager(const kernel_args<W>& k) {
     if (s_stop) break;
   }
 
+  // Publish the statistics; the host reads them after the kernel. (control::delta needs no
+  // store here: the MTB stored every change as it made it, and workers may still be reading it.)
+  // The heartbeat gets the final sweep count, for a host that snapshots a hang on the worker side.
   if (tid == 0) {
     ctl.sweeps = m.sweeps;
     ctl.assignments = m.assignments;
@@ -733,8 +739,7 @@ __device__ void manager(const kernel_args<W>& k) {
     ctl.delta_min_seen = m.delta_min_seen;
     ctl.delta_max_seen = m.delta_max_seen;
     ctl.trace_n = m.trace_n;
-    ctl.delta = m.delta;
-    ctl.live_sweeps = m.sweeps;
+    device_atomic<unsigned long long>(ctl.live_sweeps).store(m.sweeps, memory_order_relaxed);
   }
 }
 
@@ -768,13 +773,19 @@ __global__ void init_kernel(vertex n, W* dist, W* processed, vertex source, unsi
 // would never arrive (a test then hits the ctest timeout instead of failing with a message).
 // On that path the memory is leaked instead: the kernel still reads the flag anyway.
 struct pinned_host_area {
+  struct layout {
+    control snapshot;
+    int abort_flag;
+  };
   int* abort_flag = nullptr;
   control* snapshot = nullptr;
-  void* base = nullptr;
+  layout* base = nullptr;
   pinned_host_area() {
-    TROPIC_CUDA_CHECK(cudaMallocHost(&base, sizeof(control) + alignof(control)));
-    snapshot = static_cast<control*>(base);
-    abort_flag = reinterpret_cast<int*>(static_cast<char*>(base) + sizeof(control));
+    void* p = nullptr;
+    TROPIC_CUDA_CHECK(cudaMallocHost(&p, sizeof(layout)));
+    base = static_cast<layout*>(p);
+    snapshot = &base->snapshot;
+    abort_flag = &base->abort_flag;
   }
   pinned_host_area(const pinned_host_area&) = delete;
   pinned_host_area& operator=(const pinned_host_area&) = delete;
@@ -832,12 +843,15 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   cudaStream_t stream = a.stream();
   const double delta0 = resolve_delta(a, opts) * cfg.tuning.initial_delta_factor;
   if (!(delta0 > 0)) throw error(error_code::invalid_value, "adds: delta must be positive");
-  if (cfg.tuning.max_open_buckets < 1 || cfg.tuning.max_open_buckets > num_buckets ||
-      cfg.tuning.settle_switches < 1 || !(cfg.tuning.util_low < cfg.tuning.util_high) ||
-      cfg.tuning.min_chunk < 1 || cfg.tuning.max_chunk < cfg.tuning.min_chunk)
+  // The kernel relies on these ranges (adds_tuning documents them) and does not clamp.
+  const adds_tuning& tn = cfg.tuning;
+  if (tn.max_open_buckets < 1 || tn.max_open_buckets > num_buckets || tn.settle_switches < 1 ||
+      !(tn.util_low < tn.util_high) || !(tn.delta_floor_ratio > 0 && tn.delta_floor_ratio <= 1) ||
+      !(tn.delta_ceiling_ratio >= 1) || tn.min_chunk < 1 || tn.max_chunk < tn.min_chunk)
     throw error(error_code::invalid_value,
                 "adds: tuning out of range (open buckets 1..32, settle_switches >= 1, "
-                "util_low < util_high, 1 <= min_chunk <= max_chunk)");
+                "util_low < util_high, 0 < delta_floor_ratio <= 1 <= delta_ceiling_ratio, "
+                "1 <= min_chunk <= max_chunk)");
 
   int device = 0, sms = 0, coop = 0, per_sm = 0;
   TROPIC_CUDA_CHECK(cudaGetDevice(&device));
@@ -925,7 +939,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     k.avg_degree = std::max(1.0, gs.avg_degree);
     k.delta0 = delta0;
     k.dynamic_delta = cfg.dynamic_delta && std::isfinite(delta0);
-    k.t = cfg.tuning;
+    k.tuning = cfg.tuning;
     k.trace = trace_cap > 0 ? trace.data() : nullptr;
     k.trace_cap = trace_cap;
     k.watchdog_ns = static_cast<unsigned long long>(cfg.watchdog_ms * 1e6);
@@ -969,7 +983,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
         }
         if (raised && waited > limit_ms + 10000) {
           // The manager did not act on the flag. Say which side hangs (two heartbeat snapshots
-          // 1 s apart: the heartbeat moves every 256 sweeps), print it at once (stderr:
+          // 1 s apart: the heartbeat moves every poll_sweeps sweeps), print it at once (stderr:
           // whatever the caller does next may block on the device), and leave without freeing
           // what the kernel still uses.
           control s0{}, s1{};
@@ -1068,7 +1082,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   if (opts.verbose && !h_trace.empty()) {
     std::fprintf(stderr,
                  "adds: delta trace (%llu entries%s; util = arcs in flight / hardware threads, "
-                 "window means; decision 1 raise, 2 clip-raise, -1 lower, 3 end)\n"
+                 "window means; decision 0 keep, 1 raise, 2 clip-raise, -1 lower, 3 end)\n"
                  "  %10s %9s %8s %12s %12s %7s %6s %6s %4s %10s %10s %9s %3s\n",
                  (unsigned long long)h_ctl.trace_n,
                  h_ctl.trace_n > trace_kept ? ", the last ones" : "", "ms", "sweep", "retires",

@@ -2,6 +2,7 @@
 // graphs, repeatability, degenerate shapes, and the failure paths (pool exhaustion, watchdogs).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -396,7 +397,7 @@ TEST_SUITE("adds") {
         CHECK(rep.trace.front().delta == rep.initial_delta);
       }
       const adds_trace_entry& last = rep.trace.back();
-      CHECK(last.decision == 3);
+      CHECK(last.decision == adds_trace_entry::end);
       CHECK(last.delta == rep.final_delta);
       CHECK(last.sweep == rep.sweeps);
       CHECK(last.retires == rep.retires);
@@ -419,11 +420,14 @@ TEST_SUITE("adds") {
           CHECK(e.completed >= p.completed);
           CHECK(e.ms >= p.ms);
           CHECK(e.head_base >= p.head_base);
-          if (e.decision == 1 || e.decision == 2) CHECK(e.delta == 2 * p.delta);
-          if (e.decision == -1) CHECK(e.delta < p.delta);
-          if (e.decision == 0) CHECK(e.delta == p.delta);
+          if (e.decision == adds_trace_entry::raise || e.decision == adds_trace_entry::clip_raise)
+            CHECK(e.delta == 2 * p.delta);
+          if (e.decision == adds_trace_entry::lower) CHECK(e.delta < p.delta);
+          if (e.decision == adds_trace_entry::keep) CHECK(e.delta == p.delta);
         }
-        changes += e.decision == 1 || e.decision == 2 || e.decision == -1;
+        changes += e.decision == adds_trace_entry::raise ||
+                   e.decision == adds_trace_entry::clip_raise ||
+                   e.decision == adds_trace_entry::lower;
       }
       if (rep.trace_dropped == 0) CHECK(changes == rep.delta_changes);
     }
