@@ -9,12 +9,19 @@
 // into the bucket of their new distance. See adds_queue.cuh for the queue and its protocol.
 //
 // Work item = vertex id. A worker reads the vertex's current distance d and skips the item when
-// the vertex was already relaxed at a distance <= d (`processed`, one atomic min per item): the
-// duplicates a label-correcting queue collects cost one atomic instead of a row scan.
+// the vertex was already relaxed at a distance <= d (`processed`: a load, then an atomic min only
+// for the items that pass it): the duplicates a label-correcting queue collects cost a load or
+// one atomic instead of a row scan.
+//
+// Section 5.5's knobs (open buckets, utilisation limits, settling, clipping, chunk sizes) are
+// run-time values, adds_tuning in adds_queue.cuh; an optional ring of adds_trace_entry records
+// the MTB's delta decisions (adds_config::trace_capacity, or options.verbose).
 //
 // Memory ordering: every cross-block handshake is a release store / RMW paired with an acquire
-// load at device scope (cuda::atomic_ref); distances are read with relaxed atomic loads and
-// lowered with detail::atomic_min. Comments at each site say which invariant the order protects.
+// load at device scope (cuda::atomic_ref), or with relaxed loads followed by one acquire fence
+// (cuda::atomic_thread_fence, where the MTB polls many flags at once); distances are read with
+// relaxed atomic loads and lowered with detail::atomic_min. Comments at each site say which
+// invariant the order protects.
 //
 // Limits: vertex ids are 32-bit (tropic::vertex); queue positions 64-bit (never wrap); weights
 // must be non-negative (the dispatcher checks). The co-residency of all blocks is guaranteed by
@@ -28,6 +35,7 @@
 #include <limits>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "adds_queue.cuh"
 #include "tropic/detail/gpu_backends.hpp"
@@ -64,7 +72,11 @@ struct kernel_args {
   unsigned initial_free;
   vertex source;
   double avg_degree;
-  bool dynamic_delta;
+  double delta0;            // the initial delta (the host also stores it in control::delta)
+  bool dynamic_delta;       // false: delta0 throughout (the trace still records every window)
+  adds_tuning tuning;       // validated by the host: every value within its documented range
+  adds_trace_entry* trace;  // ring of trace_cap entries; null: no trace
+  unsigned trace_cap;
   unsigned long long watchdog_ns, stall_ns;
   int* host_abort;  // pinned host memory, raised by the host-side timeout
 };
@@ -194,8 +206,10 @@ __device__ void worker(const kernel_args<W>& k) {
                      p % block_items];
         du = load_distance(&k.dist[u]);
         // Skip when u's row was (or is being) relaxed at du or less already: those relaxations
-        // cover everything this one would do.
-        if (!(du < atomic_min(&k.processed[u], du))) {
+        // cover everything this one would do, so duplicates at an equal distance go too. The
+        // relaxed load first spares most duplicates the atomic.
+        if (!(du < load_distance(&k.processed[u])) ||
+            !(du < atomic_min(&k.processed[u], du))) {
           have = false;
           ++my_skipped;
         } else {
@@ -257,32 +271,75 @@ __device__ void worker(const kernel_args<W>& k) {
     atomicAdd(&k.q.ctl->arcs, my_arcs);
     atomicAdd(&k.q.ctl->skipped, my_skipped);
   }
+  if (tid == 0) atomicAdd(&k.q.ctl->workers_exited, 1u);  // heartbeat: this block is out
 }
 
 // ---------------------------------------------------------------------------------------------
 // Manager side. All MTB threads share the parallel phases (polling the assignment flags,
-// scanning WCCs); thread 0 alone runs the sequential decisions, which are cheap.
+// scanning WCCs, writing assignment flags); thread 0 alone runs the sequential decisions, which
+// touch only shared memory and a few global words per sweep.
+//
+// The sweep is the latency of the whole queue: an item pushed now is assigned at the earliest
+// in the next sweep, and on a high-diameter graph the run is (hops on the longest shortest path)
+// x (sweep + chunk) long whatever delta is. So the sweep keeps global round trips off thread 0's
+// serial path: the statistics live in shared memory until the end, and thread 0 only plans the
+// assignments (which buckets, how many chunks) while the whole block writes the flags, one
+// release store per thread in parallel instead of one after another: a release store is a
+// device-scope fence, and a serial loop pays one per chunk, hundreds per sweep. (Issue 6: with
+// that loop, the 2048^2 grid took ~120 us per hop of its ~5000-hop critical path.)
 
-struct manager_state {  // thread 0's private state (plain aggregate: it lives in __shared__)
+// Thread 0's state (a plain aggregate: it lives in __shared__). Only free_top is shared: in
+// phase C, lane 0 of each warp pushes freed blocks with atomicAdd on it.
+struct manager_state {
   unsigned head;
   int open;
   int idle_sweeps;
   double head_base, delta, delta_floor, delta_ceiling;
   int switches;
   double util_sum;
-  unsigned long long util_n, clip_n;
+  unsigned long long util_n, clip_n, held_n;
   unsigned long long last_progress_value, last_progress_ns, start_ns;
   unsigned long long starving_since;
   unsigned free_top;
+  // Statistics, published to control at the end.
+  unsigned long long sweeps, assignments, retires, delta_changes, max_in_flight, trace_n;
+  double delta_min_seen, delta_max_seen;
 };
+
+// Appends one delta-trace entry (thread 0 only; the ring keeps the last trace_cap).
+template <class W>
+__device__ void trace_append(const kernel_args<W>& k, manager_state& m, unsigned long long now,
+                             unsigned long long progress, unsigned long long queued,
+                             unsigned long long in_flight, double hw_threads, int decision) {
+  if (k.trace == nullptr) return;
+  adds_trace_entry& e = k.trace[m.trace_n % k.trace_cap];
+  e.ms = double(now - m.start_ns) * 1e-6;
+  e.delta = m.delta;
+  e.head_base = m.head_base;
+  e.avg_util = m.util_n ? m.util_sum / double(m.util_n) / hw_threads : 0;
+  e.held_back_share = m.util_n ? double(m.held_n) / double(m.util_n) : 0;
+  e.clip_share = m.util_n ? double(m.clip_n) / double(m.util_n) : 0;
+  e.sweep = m.sweeps;
+  e.retires = m.retires;
+  e.completed = progress;
+  e.queued = queued;
+  e.in_flight = in_flight;
+  e.open = m.open;
+  e.decision = decision;
+  ++m.trace_n;
+}
 
 template <class W>
 __device__ void manager(const kernel_args<W>& k) {
-  __shared__ unsigned long long s_read[num_buckets], s_written[num_buckets],
-      s_freed[num_buckets], s_mapped[num_buckets], s_resv[num_buckets], s_cwc[num_buckets],
-      s_minout[num_buckets], s_read_before[num_buckets];
-  __shared__ unsigned s_idle_n, s_busy_n;
-  __shared__ unsigned long long s_in_flight;
+  __shared__ unsigned long long s_read[num_buckets], s_written[num_buckets], s_freed[num_buckets],
+      s_mapped[num_buckets], s_resv[num_buckets], s_cwc[num_buckets], s_minout[num_buckets];
+  // The assignment plan of this sweep: plan j hands chunks [first[j], first[j+1]) of the idle
+  // list items [start[j], start[j] + items[j]) of bucket bucket[j], `chunk` items each.
+  __shared__ unsigned s_plan_bucket[num_buckets], s_plan_first[num_buckets + 1];
+  __shared__ unsigned long long s_plan_start[num_buckets], s_plan_items[num_buckets];
+  __shared__ unsigned s_plan_n, s_plan_chunk;
+  __shared__ unsigned s_idle_n, s_busy_n, s_need_map;
+  __shared__ unsigned long long s_in_flight, s_queued, s_progress;
   __shared__ int s_stop;
   __shared__ manager_state m;
 
@@ -290,16 +347,21 @@ __device__ void manager(const kernel_args<W>& k) {
   const unsigned warps = blockDim.x / 32;
   const queue_ref& q = k.q;
   control& ctl = *q.ctl;
+  const adds_tuning& t = k.tuning;
+  const double hw_threads = double(k.workers) * threads_per_block;
 
   if (tid == 0) {
     m = manager_state{};
     m.open = 1;
-    m.delta = ctl.delta;
-    m.delta_floor = m.delta / 64;
-    m.delta_ceiling = m.delta * 1048576.0;
+    m.delta = k.delta0;
+    m.delta_floor = k.delta0 * t.delta_floor_ratio;
+    m.delta_ceiling = k.delta0 * t.delta_ceiling_ratio;
+    m.delta_min_seen = m.delta_max_seen = k.delta0;
     m.free_top = k.initial_free;
     m.start_ns = m.last_progress_ns = global_ns();
     s_stop = 0;
+    s_plan_n = 0;
+    s_plan_first[0] = 0;
     // One block per bucket to start with (the host sized the pool for at least that).
     for (int b = 0; b < num_buckets; ++b) {
       const unsigned blk = k.free_blocks[--m.free_top];
@@ -314,6 +376,8 @@ __device__ void manager(const kernel_args<W>& k) {
     q.resv[0] = 1;
     for (int b = 0; b < num_buckets; ++b)
       device_atomic<unsigned long long>(q.mapped[b]).store(block_items, memory_order_release);
+    // Nothing completed or in flight yet; one item (the source) queued.
+    trace_append(k, m, m.start_ns, 0, 1, 0, hw_threads, adds_trace_entry::keep);
   }
   __syncthreads();
 
@@ -322,16 +386,20 @@ __device__ void manager(const kernel_args<W>& k) {
       s_idle_n = 0;
       s_busy_n = 0;
       s_in_flight = 0;
+      s_queued = 0;
+      s_progress = 0;
+      s_need_map = 0;
     }
     if (tid < num_buckets) s_minout[tid] = ~0ull;
     __syncthreads();
 
-    // Phase A: which workers finished. Acquire pairs with the worker's release of af_idle, so
-    // its CWC increment (and all its pushes) are visible to the loads of phases B and C.
+    // Phase A: which workers finished. The relaxed loads plus one acquire fence pair with the
+    // worker's release of af_idle, so its CWC increment (and all its pushes) are visible to the
+    // loads of phases B and C (one L1 invalidation per thread instead of one per worker).
     for (unsigned w = tid; w < k.workers; w += blockDim.x) {
       int bb = k.busy_bucket[w];
       if (bb >= 0) {
-        if (device_atomic<unsigned>(k.af.state[w]).load(memory_order_acquire) == af_idle) {
+        if (device_atomic<unsigned>(k.af.state[w]).load(memory_order_relaxed) == af_idle) {
           bb = -1;
           k.busy_bucket[w] = -1;
         } else {
@@ -342,6 +410,7 @@ __device__ void manager(const kernel_args<W>& k) {
       }
       if (bb < 0) k.idle_list[atomicAdd(&s_idle_n, 1u)] = w;
     }
+    cuda::atomic_thread_fence(memory_order_acquire, cuda::thread_scope_device);
     __syncthreads();
 
     // Phase B: completed-work counters, all of them before any reservation pointer (phase C).
@@ -355,7 +424,18 @@ __device__ void manager(const kernel_args<W>& k) {
     // Phase C: one warp per bucket advances `written` over WCC segments (section 5.2).
     for (unsigned b = warp; b < num_buckets; b += warps) {
       device_atomic<unsigned long long> resv(q.resv[b]);
-      const unsigned long long r = resv.load(memory_order_acquire);
+      // Lane 0 loads the reservation pointer and the warp shares that one value: `limit`, and so
+      // the trip count of the loop below, whose every pass runs __ballot_sync/__shfl_sync over
+      // the full warp, must be warp-uniform. With one load per lane, lanes that reach this line
+      // at different times (nothing in the source reconverges the warp after the lane-0 block
+      // of the previous bucket) could read different values of a pointer that writers bump
+      // constantly, disagree on `wr < limit`, and meet a full-mask ballot in some lanes and the
+      // __syncwarp/__syncthreads below in others: undefined behaviour, which can deadlock the
+      // manager, and then no watchdog runs. (nvcc 13.0 for sm_90 happens to reconverge the warp
+      // there; the shared load makes uniformity a guarantee, not a property of the schedule.)
+      unsigned long long r = 0;
+      if (lane == 0) r = resv.load(memory_order_acquire);
+      r = __shfl_sync(~0u, r, 0);
       unsigned long long wr = s_written[b];
       // Segments at or past mapped[] have no block yet: their WCC slot is not theirs.
       const unsigned long long limit = min(r, s_mapped[b]);
@@ -384,34 +464,50 @@ __device__ void manager(const kernel_args<W>& k) {
         } else {
           // The WCC was loaded (acquire) before this fresh reservation pointer: when the
           // segment's start plus its count equals it, every slot reserved in the segment so
-          // far is written (section 5.2); otherwise only the segments before it are.
-          const unsigned long long r2 = resv.load(memory_order_acquire);
+          // far is written (section 5.2); otherwise only the segments before it are. The WCC
+          // that matters was loaded by lane `first`: __syncwarp orders that load before lane
+          // 0's load of the pointer, which the warp then shares (uniform `wr`, as above).
+          __syncwarp();
+          unsigned long long r2 = 0;
+          if (lane == 0) r2 = resv.load(memory_order_acquire);
+          r2 = __shfl_sync(~0u, r2, 0);
           wr = (fstart + cf == r2) ? r2 : max(wr, fstart);
         }
         break;
       }
-      // Every lane read s_written[b] above; lane 0 writes it back below. When the scan loop ran,
-      // its ballot ordered the two; when it did not (nothing new in the bucket), nothing did:
-      // harmless in effect (lane 0 writes back the value it read) but a race under the memory
-      // model, the one compute-sanitizer racecheck reported as 6 warnings (issue #6: the LDS.64
-      // of the read and this STS.64). The warp barrier makes the order explicit.
+      // Every lane read s_written[b] above; lane 0 overwrites it below. When the loop ran, its
+      // ballot already ordered the two, but when it did not (nothing new: the common case) no
+      // instruction did, and lanes of a warp are not in lockstep (independent thread scheduling
+      // since Volta): the read of a lagging lane and lane 0's write race. Harmless here (the
+      // value written is then the value read, and wr is warp-uniform), but a race under the
+      // memory model, and the one compute-sanitizer racecheck reported (issue 6: the LDS.64 of
+      // the read above and the STS.64 below). The warp barrier makes the order explicit.
       __syncwarp();
       if (lane == 0) {
+        const unsigned long long rv = max(r, wr);
         s_written[b] = wr;
-        s_resv[b] = max(r, wr);
+        s_resv[b] = rv;
+        // Per-bucket bookkeeping that would otherwise be a serial loop of thread 0's (phase D1):
+        // the queue totals, and the blocks behind the oldest item still assigned or unassigned
+        // (section 5.3; s_read[b] is the read pointer before this sweep's assignments), pushed
+        // onto the free stack (pushes only: thread 0 pops after the barrier).
+        atomicAdd(&s_queued, rv - s_cwc[b]);
+        atomicAdd(&s_progress, s_cwc[b]);
+        const unsigned long long oldest = min(s_minout[b], s_read[b]);
+        while (s_freed[b] + block_items <= oldest) {
+          k.free_blocks[atomicAdd(&m.free_top, 1u)] = q.block_of(b, s_freed[b]);
+          s_freed[b] += block_items;
+        }
+        if (s_mapped[b] < rv + block_items) atomicOr(&s_need_map, 1u << b);
       }
     }
     __syncthreads();
 
-    // Phase D: decisions, thread 0.
+    // Phase D1: decisions and the assignment plan, thread 0.
     if (tid == 0) {
       const unsigned long long now = global_ns();
-      unsigned long long queued = 0, progress = 0;
-      for (int b = 0; b < num_buckets; ++b) {
-        queued += s_resv[b] - s_cwc[b];
-        progress += s_cwc[b];
-      }
-      ++ctl.sweeps;
+      const unsigned long long queued = s_queued, progress = s_progress;
+      ++m.sweeps;
 
       // Termination (section 5.4): two consecutive sweeps with nothing outstanding.
       if (s_busy_n == 0 && queued == 0) {
@@ -428,11 +524,17 @@ __device__ void manager(const kernel_args<W>& k) {
         m.last_progress_value = progress;
         m.last_progress_ns = now;
       }
+      if (m.sweeps % poll_sweeps == 0) {  // heartbeat for the host (see control::live_sweeps)
+        device_atomic<unsigned long long>(ctl.live_sweeps).store(m.sweeps, memory_order_relaxed);
+        device_atomic<unsigned long long>(ctl.live_progress).store(progress, memory_order_relaxed);
+        device_atomic<unsigned long long>(ctl.live_queued).store(queued, memory_order_relaxed);
+        device_atomic<unsigned>(ctl.live_busy).store(s_busy_n, memory_order_relaxed);
+      }
       if (!s_stop) {
         int why = status_running;
         if (now - m.start_ns > k.watchdog_ns) why = status_watchdog;
         else if (now - m.last_progress_ns > k.stall_ns) why = status_stalled;
-        else if ((ctl.sweeps & 255) == 0 &&
+        else if (m.sweeps % poll_sweeps == 0 &&
                  cuda::atomic_ref<int, cuda::thread_scope_system>(*k.host_abort)
                          .load(memory_order_relaxed) != 0)
           why = status_host_abort;
@@ -447,95 +549,116 @@ __device__ void manager(const kernel_args<W>& k) {
       for (int r = 0; r < num_buckets && queued > 0 && s_cwc[m.head] == s_resv[m.head]; ++r) {
         m.head = (m.head + 1) & (num_buckets - 1);
         m.head_base += m.delta;
-        ++ctl.retires;
+        ++m.retires;
         ++m.switches;
       }
       device_atomic<unsigned>(ctl.head_slot).store(m.head, memory_order_relaxed);
       device_atomic<double>(ctl.head_base).store(m.head_base, memory_order_relaxed);
 
-      // Assignment: open buckets in priority order, chunks sized to spread over idle workers.
-      unsigned long long* read_before = s_read_before;
-      for (int b = 0; b < num_buckets; ++b) read_before[b] = s_read[b];
-      unsigned idle = s_stop ? 0 : s_idle_n;
+      // Assignment plan (section 5.4): open buckets in priority order, chunks sized to spread
+      // the open work over the idle workers; phase D2 writes the flags.
+      const unsigned idle = s_stop ? 0 : s_idle_n;
       unsigned long long open_avail = 0;
       for (int o = 0; o < m.open; ++o) {
         const unsigned b = (m.head + o) & (num_buckets - 1);
         open_avail += s_written[b] - s_read[b];
       }
       unsigned long long chunk = idle ? (open_avail + idle - 1) / idle : 0;
-      chunk = min(max(chunk, (unsigned long long)min_chunk), (unsigned long long)max_chunk);
+      chunk = min(max(chunk, (unsigned long long)t.min_chunk), (unsigned long long)t.max_chunk);
+      unsigned assigned = 0, plans = 0;
       unsigned long long in_flight = s_in_flight;
-      for (int o = 0; o < m.open && idle > 0; ++o) {
+      for (int o = 0; o < m.open && assigned < idle; ++o) {
         const unsigned b = (m.head + o) & (num_buckets - 1);
-        while (idle > 0 && s_written[b] > s_read[b]) {
-          const unsigned c = static_cast<unsigned>(min(chunk, s_written[b] - s_read[b]));
-          const unsigned w = k.idle_list[--idle];
-          k.af.bucket[w] = b;
-          k.af.count[w] = c;
-          k.af.start[w] = s_read[b];
-          // Release: the three fields above are visible to the worker that acquires the state.
-          device_atomic<unsigned>(k.af.state[w]).store(af_assigned, memory_order_release);
-          k.busy_bucket[w] = static_cast<int>(b);
-          k.busy_start[w] = s_read[b];
-          k.busy_count[w] = c;
-          s_read[b] += c;
-          in_flight += c;
-          ++ctl.assignments;
+        const unsigned long long avail = s_written[b] - s_read[b];
+        if (avail == 0) continue;
+        const unsigned chunks = static_cast<unsigned>(
+            min((avail + chunk - 1) / chunk, (unsigned long long)(idle - assigned)));
+        const unsigned long long items = min(avail, chunks * chunk);
+        s_plan_bucket[plans] = b;
+        s_plan_first[plans] = assigned;
+        s_plan_start[plans] = s_read[b];
+        s_plan_items[plans] = items;
+        ++plans;
+        assigned += chunks;
+        s_read[b] += items;
+        in_flight += items;
+      }
+      s_plan_first[plans] = assigned;
+      s_plan_n = plans;
+      s_plan_chunk = static_cast<unsigned>(chunk);
+      m.assignments += assigned;
+      if (in_flight > m.max_in_flight) m.max_in_flight = in_flight;
+
+      // Section 5.5. Utilisation = arcs in flight (items x average degree) against the hardware
+      // threads of the workers. Work is "held back" when workers stay idle while queued items
+      // wait outside the open buckets: only then do more open buckets, or a wider delta, give
+      // the hardware more to do. When every queued item is already assigned, the frontier
+      // itself is small (a road network's wavefront) and widening buckets would only trade
+      // order for rework at the same parallelism.
+      const double util = double(in_flight) * k.avg_degree;
+      const double low = t.util_low * hw_threads, high = t.util_high * hw_threads;
+      bool held_back = false;
+      if (idle > assigned) {
+        for (int o = m.open; o < num_buckets && !held_back; ++o) {
+          const unsigned b = (m.head + o) & (num_buckets - 1);
+          held_back = s_resv[b] > s_read[b];
         }
       }
-      if (in_flight > ctl.max_in_flight) ctl.max_in_flight = in_flight;
-
-      // Section 5.5. Utilisation = arcs in flight (items x average degree) against the
-      // hardware threads of the workers.
-      const double hw_threads = double(k.workers) * threads_per_block;
-      const double util = double(in_flight) * k.avg_degree;
-      const double low = 0.5 * hw_threads, high = 2.0 * hw_threads;
+      const bool starved = t.raise_only_when_held_back ? held_back : idle > assigned;
       // The fast knob: how many head buckets are open.
-      if (idle > 0 && util < low && m.open < max_open_buckets) ++m.open;
+      if (starved && util < low && m.open < t.max_open_buckets) ++m.open;
       else if (util > high && m.open > 1) --m.open;
       if (queued > 0) {
         m.util_sum += util;
         ++m.util_n;
+        m.held_n += starved;
         const unsigned tail = (m.head + num_buckets - 1) & (num_buckets - 1);
-        if (queued >= 4 * max_chunk && double(s_resv[tail] - s_cwc[tail]) >= clip_share * queued)
+        if (queued >= 4ull * t.max_chunk &&
+            double(s_resv[tail] - s_cwc[tail]) >= t.clip_share * double(queued))
           ++m.clip_n;
       }
-      if (k.dynamic_delta && m.switches >= settle_switches && m.util_n > 0) {
+      // The slow knob, delta, after settle_switches head switches (section 5.5): clipping sets
+      // a floor and raises it; otherwise low utilisation raises it (only when starved, that
+      // is, held back by the buckets: see adds_tuning), high utilisation lowers it.
+      if (m.switches >= t.settle_switches && m.util_n > 0) {
         const double avg = m.util_sum / m.util_n;
         double nd = m.delta;
-        if (2 * m.clip_n > m.util_n) {
-          // Clipping: the tail holds most of the queue. Delta below here loses order.
-          m.delta_floor = max(m.delta_floor, 2 * m.delta);
-          nd = 2 * m.delta;
-        } else if (avg < low) {
-          nd = 2 * m.delta;
-        } else if (avg > high) {
-          nd = max(m.delta / 2, m.delta_floor);
+        int decision = adds_trace_entry::keep;
+        if (k.dynamic_delta) {
+          if (2 * m.clip_n > m.util_n) {
+            // Clipping: the tail holds most of the queue. Delta below here loses order.
+            m.delta_floor = max(m.delta_floor, 2 * m.delta);
+            nd = 2 * m.delta;
+            decision = adds_trace_entry::clip_raise;
+          } else if (avg < low && (!t.raise_only_when_held_back || 2 * m.held_n > m.util_n)) {
+            nd = 2 * m.delta;
+            decision = adds_trace_entry::raise;
+          } else if (avg > high) {
+            nd = max(m.delta / 2, m.delta_floor);
+            decision = adds_trace_entry::lower;
+          }
+          nd = min(nd, m.delta_ceiling);
         }
-        nd = min(nd, m.delta_ceiling);
         if (nd != m.delta) {
           m.delta = nd;
-          ++ctl.delta_changes;
-          ctl.delta_min_seen = min(ctl.delta_min_seen, nd);
-          ctl.delta_max_seen = max(ctl.delta_max_seen, nd);
+          ++m.delta_changes;
+          m.delta_min_seen = min(m.delta_min_seen, nd);
+          m.delta_max_seen = max(m.delta_max_seen, nd);
           device_atomic<double>(ctl.delta).store(nd, memory_order_relaxed);
+        } else {
+          decision = adds_trace_entry::keep;  // a change the ceiling or the floor absorbed
         }
+        trace_append(k, m, now, progress, queued, in_flight, hw_threads, decision);
         m.switches = 0;
         m.util_sum = 0;
-        m.util_n = m.clip_n = 0;
+        m.util_n = m.clip_n = m.held_n = 0;
       }
 
-      // Memory (section 5.3). Free blocks behind the oldest unfinished item of each bucket,
-      // then map one spare block ahead of every reservation pointer.
+      // Memory (section 5.3): map one spare block ahead of every reservation pointer (phase C
+      // freed the blocks behind the oldest unfinished item and marked the buckets short of one).
       bool starving = false;
-      for (int b = 0; b < num_buckets; ++b) {
-        const unsigned long long oldest = min(s_minout[b], read_before[b]);
-        while (s_freed[b] + block_items <= oldest) {
-          k.free_blocks[m.free_top++] = q.block_of(b, s_freed[b]);
-          s_freed[b] += block_items;
-        }
-      }
-      for (int b = 0; b < num_buckets; ++b) {
+      for (unsigned need = s_need_map; need; need &= need - 1) {
+        const int b = __ffs(need) - 1;
         const unsigned long long want = s_resv[b] + block_items;
         bool grew = false;
         while (s_mapped[b] < want) {
@@ -564,15 +687,59 @@ __device__ void manager(const kernel_args<W>& k) {
         device_atomic<int>(ctl.status).store(status_pool_exhausted, memory_order_relaxed);
         s_stop = 1;
       }
-
       if (s_stop) {
-        // Wake idle workers now instead of at their next status poll.
-        for (unsigned w = 0; w < k.workers; ++w)
-          device_atomic<unsigned>(k.af.state[w]).store(af_exit, memory_order_relaxed);
+        // A stopping run hands out no work. (Only the pool check, which comes after the plan,
+        // can stop a sweep that made one: the plan is dropped here.)
+        s_plan_n = 0;
+        s_plan_first[0] = 0;
+        trace_append(k, m, now, progress, queued, in_flight, hw_threads, adds_trace_entry::end);
       }
     }
     __syncthreads();
+
+    // Phase D2: the whole block writes the planned assignment flags, one chunk per thread.
+    const unsigned plans = s_plan_n;
+    const unsigned total = s_plan_first[plans];
+    const unsigned long long chunk = s_plan_chunk;
+    for (unsigned i = tid; i < total; i += blockDim.x) {
+      unsigned j = 0;
+      while (s_plan_first[j + 1] <= i) ++j;
+      const unsigned long long off = (i - s_plan_first[j]) * chunk;
+      const unsigned c = static_cast<unsigned>(min(chunk, s_plan_items[j] - off));
+      const unsigned long long start = s_plan_start[j] + off;
+      const unsigned b = s_plan_bucket[j];
+      const unsigned w = k.idle_list[i];
+      k.af.bucket[w] = b;
+      k.af.count[w] = c;
+      k.af.start[w] = start;
+      // Release: the three fields above are visible to the worker that acquires the state.
+      device_atomic<unsigned>(k.af.state[w]).store(af_assigned, memory_order_release);
+      k.busy_bucket[w] = static_cast<int>(b);
+      k.busy_start[w] = start;
+      k.busy_count[w] = c;
+    }
+    if (s_stop) {
+      // Wake idle workers now instead of at their next status poll.
+      for (unsigned w = tid; w < k.workers; w += blockDim.x)
+        device_atomic<unsigned>(k.af.state[w]).store(af_exit, memory_order_relaxed);
+    }
+    __syncthreads();
     if (s_stop) break;
+  }
+
+  // Publish the statistics; the host reads them after the kernel. (control::delta needs no
+  // store here: the MTB stored every change as it made it, and workers may still be reading it.)
+  // The heartbeat gets the final sweep count, for a host that snapshots a hang on the worker side.
+  if (tid == 0) {
+    ctl.sweeps = m.sweeps;
+    ctl.assignments = m.assignments;
+    ctl.retires = m.retires;
+    ctl.delta_changes = m.delta_changes;
+    ctl.max_in_flight = m.max_in_flight;
+    ctl.delta_min_seen = m.delta_min_seen;
+    ctl.delta_max_seen = m.delta_max_seen;
+    ctl.trace_n = m.trace_n;
+    device_atomic<unsigned long long>(ctl.live_sweeps).store(m.sweeps, memory_order_relaxed);
   }
 }
 
@@ -600,6 +767,56 @@ __global__ void init_kernel(vertex n, W* dist, W* processed, vertex source, unsi
     busy_bucket[i] = -1;
 }
 
+// Pinned host memory for the host-abort flag and for control snapshots. Not a pinned_buffer:
+// its destructor (cudaFreeHost) synchronises the device, so when a kernel ignores the host
+// timeout, unwinding past it would hang the caller -- the error the timeout exists to raise
+// would never arrive (a test then hits the ctest timeout instead of failing with a message).
+// On that path the memory is leaked instead: the kernel still reads the flag anyway.
+struct pinned_host_area {
+  struct layout {
+    control snapshot;
+    int abort_flag;
+  };
+  int* abort_flag = nullptr;
+  control* snapshot = nullptr;
+  layout* base = nullptr;
+  pinned_host_area() {
+    void* p = nullptr;
+    TROPIC_CUDA_CHECK(cudaMallocHost(&p, sizeof(layout)));
+    base = static_cast<layout*>(p);
+    snapshot = &base->snapshot;
+    abort_flag = &base->abort_flag;
+  }
+  pinned_host_area(const pinned_host_area&) = delete;
+  pinned_host_area& operator=(const pinned_host_area&) = delete;
+  ~pinned_host_area() {
+    if (base) cudaFreeHost(base);
+  }
+  void leak() noexcept { base = nullptr; }
+};
+
+// Copies the control block while the kernel may still be running: on a stream of its own (no
+// dependency on the kernel's stream), with a bounded wait. False if the copy did not complete.
+bool peek_control(const control* device_ctl, control* host, double wait_ms) {
+  cudaStream_t s = nullptr;
+  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return false;
+  bool ok = cudaMemcpyAsync(host, device_ctl, sizeof(control), cudaMemcpyDeviceToHost, s) ==
+            cudaSuccess;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (ok) {
+    const cudaError_t st = cudaStreamQuery(s);
+    if (st == cudaSuccess) break;
+    if (st != cudaErrorNotReady ||
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count() > wait_ms)
+      ok = false;
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  cudaStreamDestroy(s);  // returns at once; a copy still pending is released when it completes
+  return ok;
+}
+
 const char* status_text(int s) {
   switch (s) {
     case status_done: return "done";
@@ -624,8 +841,17 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     throw error(error_code::invalid_index, "adds: source vertex " + std::to_string(source) +
                                                " is out of range (n = " + std::to_string(n) + ")");
   cudaStream_t stream = a.stream();
-  const double delta0 = resolve_delta(a, opts);
+  const double delta0 = resolve_delta(a, opts) * cfg.tuning.initial_delta_factor;
   if (!(delta0 > 0)) throw error(error_code::invalid_value, "adds: delta must be positive");
+  // The kernel relies on these ranges (adds_tuning documents them) and does not clamp.
+  const adds_tuning& tn = cfg.tuning;
+  if (tn.max_open_buckets < 1 || tn.max_open_buckets > num_buckets || tn.settle_switches < 1 ||
+      !(tn.util_low < tn.util_high) || !(tn.delta_floor_ratio > 0 && tn.delta_floor_ratio <= 1) ||
+      !(tn.delta_ceiling_ratio >= 1) || tn.min_chunk < 1 || tn.max_chunk < tn.min_chunk)
+    throw error(error_code::invalid_value,
+                "adds: tuning out of range (open buckets 1..32, settle_switches >= 1, "
+                "util_low < util_high, 0 < delta_floor_ratio <= 1 <= delta_ceiling_ratio, "
+                "1 <= min_chunk <= max_chunk)");
 
   int device = 0, sms = 0, coop = 0, per_sm = 0;
   TROPIC_CUDA_CHECK(cudaGetDevice(&device));
@@ -649,7 +875,8 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   }
   pool_blocks = std::max(pool_blocks, unsigned(num_buckets) + 1);
 
-  pinned_buffer<int> host_abort(1);
+  pinned_host_area pinned;  // the host-abort flag (and control snapshots on the give-up path)
+  int* const host_abort = pinned.abort_flag;
   result<W> out;
   device_buffer<W> dist(n, stream), processed(n, stream);
   device_buffer<unsigned> af_state(workers, stream), af_bucket(workers, stream),
@@ -658,6 +885,9 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   device_buffer<int> busy_bucket(workers, stream);
   device_buffer<unsigned long long> counters(3 * num_buckets, stream);
   device_buffer<control> ctl(1, stream);
+  const unsigned trace_cap =
+      cfg.trace_capacity > 0 ? cfg.trace_capacity : opts.verbose ? 1024u : 0u;
+  device_buffer<adds_trace_entry> trace(trace_cap, stream);
 
   control h_ctl{};
   int retries = 0;
@@ -707,10 +937,14 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     k.initial_free = pool_blocks;
     k.source = source;
     k.avg_degree = std::max(1.0, gs.avg_degree);
+    k.delta0 = delta0;
     k.dynamic_delta = cfg.dynamic_delta && std::isfinite(delta0);
+    k.tuning = cfg.tuning;
+    k.trace = trace_cap > 0 ? trace.data() : nullptr;
+    k.trace_cap = trace_cap;
     k.watchdog_ns = static_cast<unsigned long long>(cfg.watchdog_ms * 1e6);
     k.stall_ns = static_cast<unsigned long long>(cfg.stall_ms * 1e6);
-    k.host_abort = host_abort.data();
+    k.host_abort = host_abort;
 
     cudaEvent_t done;
     TROPIC_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
@@ -748,10 +982,43 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
           raised = true;
         }
         if (raised && waited > limit_ms + 10000) {
+          // The manager did not act on the flag. Say which side hangs (two heartbeat snapshots
+          // 1 s apart: the heartbeat moves every poll_sweeps sweeps), print it at once (stderr:
+          // whatever the caller does next may block on the device), and leave without freeing
+          // what the kernel still uses.
+          control s0{}, s1{};
+          const bool got0 = peek_control(ctl.data(), pinned.snapshot, 1000);
+          if (got0) s0 = *pinned.snapshot;
+          std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+          const bool got1 = got0 && peek_control(ctl.data(), pinned.snapshot, 1000);
+          if (got1) s1 = *pinned.snapshot;
+          std::string why;
+          if (!got1) {
+            why = "the control block could not be read back";
+          } else if (s1.status == status_running) {
+            why = s1.live_sweeps != s0.live_sweeps
+                      ? "the manager is alive (heartbeat advancing) yet ignores the flag"
+                      : "the manager is stuck inside a sweep (heartbeat frozen at sweep " +
+                            std::to_string(s1.live_sweeps) + ")";
+          } else {
+            why = std::string("the manager stopped (") + status_text(s1.status) + ") but " +
+                  std::to_string(workers - s1.workers_exited) + " of " +
+                  std::to_string(workers) + " worker blocks never left their loop";
+          }
+          if (got1)
+            why += "; last heartbeat: sweep " + std::to_string(s1.live_sweeps) + ", " +
+                   std::to_string(s1.live_progress) + " items completed, " +
+                   std::to_string(s1.live_queued) + " queued, " + std::to_string(s1.live_busy) +
+                   " workers busy, " + std::to_string(s1.workers_exited) + " of " +
+                   std::to_string(workers) + " worker blocks exited";
+          const std::string msg = "adds: the kernel ignored the host timeout of " +
+                                  std::to_string(limit_ms) + " ms and is still running: " + why +
+                                  " (the device stays busy until the process exits)";
+          std::fprintf(stderr, "%s\n", msg.c_str());
+          std::fflush(stderr);
+          pinned.leak();
           cudaEventDestroy(done);
-          throw error(error_code::cuda,
-                      "adds: the kernel ignored the host timeout of " +
-                          std::to_string(limit_ms) + " ms and is still running");
+          throw error(error_code::cuda, msg);
         }
         std::this_thread::sleep_for(std::chrono::microseconds(waited < 5 ? 5 : 50));
       }
@@ -800,7 +1067,41 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
                  grid, per_sm, sms, pool_blocks, delta0, h_ctl.delta, h_ctl.delta_changes,
                  h_ctl.delta_min_seen, h_ctl.delta_max_seen, h_ctl.sweeps, h_ctl.assignments,
                  h_ctl.retires, h_ctl.vertices, h_ctl.skipped, h_ctl.max_in_flight, ms);
+  // The trace ring, oldest entry first.
+  std::vector<adds_trace_entry> h_trace;
+  const std::uint64_t trace_kept = std::min<std::uint64_t>(h_ctl.trace_n, trace_cap);
+  if (trace_kept > 0) {
+    std::vector<adds_trace_entry> ring(trace_cap);
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(ring.data(), trace.data(),
+                                      trace_cap * sizeof(adds_trace_entry),
+                                      cudaMemcpyDeviceToHost, stream));
+    TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const std::uint64_t first = h_ctl.trace_n - trace_kept;
+    for (std::uint64_t i = first; i < h_ctl.trace_n; ++i) h_trace.push_back(ring[i % trace_cap]);
+  }
+  if (opts.verbose && !h_trace.empty()) {
+    std::fprintf(stderr,
+                 "adds: delta trace (%llu entries%s; util = arcs in flight / hardware threads, "
+                 "window means; decision 0 keep, 1 raise, 2 clip-raise, -1 lower, 3 end)\n"
+                 "  %10s %9s %8s %12s %12s %7s %6s %6s %4s %10s %10s %9s %3s\n",
+                 (unsigned long long)h_ctl.trace_n,
+                 h_ctl.trace_n > trace_kept ? ", the last ones" : "", "ms", "sweep", "retires",
+                 "delta", "head_base", "util", "held", "clip", "open", "completed", "queued",
+                 "in_flight", "dec");
+    for (const auto& e : h_trace)
+      std::fprintf(stderr,
+                   "  %10.3f %9llu %8llu %12.6g %12.6g %7.3f %6.2f %6.2f %4d %10llu %10llu %9llu "
+                   "%3d\n",
+                   e.ms, (unsigned long long)e.sweep, (unsigned long long)e.retires, e.delta,
+                   e.head_base, e.avg_util, e.held_back_share, e.clip_share, e.open,
+                   (unsigned long long)e.completed, (unsigned long long)e.queued,
+                   (unsigned long long)e.in_flight, e.decision);
+  }
   if (report) {
+    report->trace = std::move(h_trace);
+    report->trace_dropped = h_ctl.trace_n - trace_kept;
+    report->assignments = h_ctl.assignments;
+    report->retires = h_ctl.retires;
     report->status = h_ctl.status;
     report->pool_retries_used = retries;
     report->pool_blocks = pool_blocks;

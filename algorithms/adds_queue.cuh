@@ -29,6 +29,7 @@
 #include <cuda/atomic>
 
 #include <cstdint>
+#include <vector>
 
 #include "tropic/device_matrix.hpp"
 #include "tropic/sssp.hpp"
@@ -39,18 +40,20 @@ namespace adds {
 
 // One home for the tuning constants.
 inline constexpr int num_buckets = 32;                  // section 5.4: a circular array of 32
+// Slots wrap with `& (num_buckets - 1)`, and the MTB keeps per-bucket flags in one 32-bit mask.
+static_assert(num_buckets <= 32 && (num_buckets & (num_buckets - 1)) == 0,
+              "num_buckets: a power of two that fits a 32-bit mask");
 inline constexpr unsigned block_items = 4096;            // pool allocation unit (paper: 64K words)
 inline constexpr unsigned segment_items = 64;            // N of section 5.2
 inline constexpr unsigned segments_per_block = block_items / segment_items;
 inline constexpr int threads_per_block = 256;            // MTB and WTBs alike
 inline constexpr int min_blocks_per_sm = 4;              // caps registers at 64: 4 x 256 per SM
-inline constexpr unsigned min_chunk = 32;                // items per assignment, at least
-inline constexpr unsigned max_chunk = 1024;              // ... and at most (4 rounds of a WTB)
 inline constexpr unsigned warp_row = 32;                 // rows this long: one warp each
 inline constexpr unsigned block_row = 2048;              // rows this long: the whole WTB
-inline constexpr int max_open_buckets = 16;              // the fast knob of section 5.5
-inline constexpr int settle_switches = 8;                // head switches between delta changes
-inline constexpr double clip_share = 0.65;               // section 5.5's clipping threshold
+// MTB sweeps between two polls of the host-abort flag, and between two heartbeats (control).
+inline constexpr unsigned poll_sweeps = 256;
+// The section 5.5 knobs (open buckets, utilisation limits, settling, clipping, delta bounds,
+// chunk sizes) are run-time values: tropic::detail::adds_tuning below.
 
 // Assignment-flag states.
 inline constexpr unsigned af_idle = 0, af_assigned = 1, af_exit = 2;
@@ -76,6 +79,16 @@ struct control {
   unsigned long long delta_changes;
   unsigned long long max_in_flight;  // most items assigned at once
   double delta_min_seen, delta_max_seen;
+  unsigned long long trace_n;  // trace entries written (the ring keeps the last trace_capacity)
+  // Heartbeat, readable by the host while the kernel still runs (the statistics above are only
+  // published at the end): the MTB stores these (relaxed) every poll_sweeps sweeps, and every
+  // worker block counts itself out when it leaves its loop. When a run ignores the host timeout, a
+  // snapshot of them says which side hangs: a manager stuck inside a sweep (live_sweeps frozen,
+  // status running), a live manager (live_sweeps advancing), or a manager that stopped while
+  // some worker never came back (status set, workers_exited < workers).
+  unsigned long long live_sweeps, live_progress, live_queued;
+  unsigned live_busy;
+  unsigned workers_exited;
 };
 
 struct queue_ref {
@@ -104,6 +117,60 @@ struct assignment_flags {
 
 }  // namespace adds
 
+// Section 5.5's dynamic-delta rules as numbers. The paper fixes the shape of each rule and one
+// number (clipping at 65%); the rest are our defaults, exposed so that one GPU run can compare a
+// few settings (test/test_adds.cu, "adds: tuning sweep"). adds_sssp_configured rejects values
+// outside the ranges noted here.
+struct adds_tuning {
+  // delta0 = (options.delta, or choose_delta's Near-Far heuristic, section 4.3) x this; > 0.
+  double initial_delta_factor = 1;
+  // Utilisation = arcs in flight (items assigned and unfinished x average degree) over the
+  // hardware threads of the WTBs; delta and the open buckets aim between these two shares
+  // (util_low < util_high).
+  double util_low = 0.5, util_high = 2.0;
+  int settle_switches = 8;               // head-bucket switches between two delta decisions; >= 1
+  int max_open_buckets = 16;             // the fast knob's upper end; 1..num_buckets
+  double clip_share = 0.65;              // tail bucket's share of queued items that is clipping
+  double delta_floor_ratio = 1.0 / 64;   // delta never goes below delta0 x this; (0, 1]
+  double delta_ceiling_ratio = 1048576;  // ... nor above delta0 x this; >= 1
+  unsigned min_chunk = 32;               // items per assignment, at least; >= 1
+  unsigned max_chunk = 1024;             // ... and at most (4 rounds of a WTB); >= min_chunk
+  // Low utilisation raises delta (and opens buckets) only in sweeps where idle WTBs coexist with
+  // queued items that the open buckets keep from them: only then can a wider bucket hand out more
+  // work. With false, any low-utilisation window raises delta (the paper's rule read literally),
+  // which on high-diameter graphs, whose frontier is small at every delta, drifts delta upward
+  // and turns the queue into Bellman-Ford (issue 6: 10-27x the vertex work of Dijkstra).
+  bool raise_only_when_held_back = true;
+};
+
+// One line of the optional delta trace (issue 6; section 5.5, and the parallelism-over-time
+// plots of the paper's figures 11-15): written by the MTB when it starts, at every delta decision
+// (every settle_switches head switches) and at the end.
+struct adds_trace_entry {
+  // Values of `decision`.
+  static constexpr int keep = 0;        // delta unchanged (also the first entry)
+  static constexpr int raise = 1;       // doubled: low utilisation
+  static constexpr int clip_raise = 2;  // doubled, and the floor raised to it: clipping
+  static constexpr int lower = -1;      // halved (down to the floor): high utilisation
+  static constexpr int end = 3;         // the final entry, when the MTB stops
+
+  double ms;         // since the MTB started
+  double delta;      // delta after this decision
+  double head_base;  // lower distance bound of the head bucket
+  double avg_util;   // mean utilisation over the window, as a share of the hardware threads
+  // Share of the window's sweeps with idle WTBs and held-back work (with
+  // raise_only_when_held_back off: with idle WTBs).
+  double held_back_share;
+  double clip_share;        // share of the window's sweeps that saw clipping
+  std::uint64_t sweep;      // MTB sweeps so far
+  std::uint64_t retires;    // head switches so far
+  std::uint64_t completed;  // items completed so far (sum of the CWCs)
+  std::uint64_t queued;     // items reserved and not completed at this sweep
+  std::uint64_t in_flight;  // items assigned and unfinished at this sweep
+  int open;                 // open buckets (the fast knob) at this sweep
+  int decision;             // keep, raise, clip_raise, lower or end
+};
+
 // Knobs for tests and experiments; sssp() uses the defaults.
 struct adds_config {
   unsigned pool_blocks = 0;          // 0: sized from the graph (n + arcs items, plus 2 per bucket)
@@ -113,6 +180,11 @@ struct adds_config {
   double stall_ms = 2000;            // device: bound on time without a completed item
   double host_timeout_ms = 0;        // host: 0 = watchdog_ms + 10000
   bool dynamic_delta = true;         // section 5.5 on (off: the initial delta throughout)
+  adds_tuning tuning;
+  // Delta trace ring (adds_report::trace): 0 = off, unless options.verbose, which keeps 1024 and
+  // prints them. Costs one adds_trace_entry (96 bytes) per delta decision when on, one branch
+  // when off.
+  unsigned trace_capacity = 0;
 };
 
 // What happened, for tests and the verbose trace.
@@ -129,6 +201,10 @@ struct adds_report {
   std::uint64_t sweeps = 0;
   std::uint64_t skipped = 0;
   std::uint64_t max_in_flight = 0;
+  std::uint64_t assignments = 0;
+  std::uint64_t retires = 0;
+  std::vector<adds_trace_entry> trace;  // oldest first; the last trace_capacity entries
+  std::uint64_t trace_dropped = 0;      // older entries the ring overwrote
 };
 
 template <class W>
