@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_ar
     if (size == 0) break;                          // the same value in every block: all leave
     if (blockIdx.x == 0 && threadIdx.x == 0) *c.counts[(step + 2) % 3] = 0;
     const frontier_ref<W> frontier{c.lists[step % 2], nullptr, c.w, size, nullptr};
-    push_rows<S, W, Group>(frontier, size, c.a, c.ranges, c.w, no_mask<W>(), c.stamps,
+    push_rows<S, W, Group>(frontier, size, c.a, c.ranges, c.w, mask_view<W>{}, c.stamps,
                            std::uint32_t(first_stamp - step), c.lists[(step + 1) % 2],
                            c.counts[(step + 1) % 3], range, c.arcs_scanned);
     entries += size;
