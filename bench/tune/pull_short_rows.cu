@@ -15,6 +15,7 @@
 //     -Isemiring -Xcompiler -fopenmp bench/tune/pull_short_rows.cu lib/device_matrix.cu \
 //     lib/device_memory.cu lib/csr.cpp lib/generate.cpp semiring/context.cu -lgomp -lcusparse \
 //     -o /tmp/short_rows && /tmp/short_rows
+// Measured (H100, 2026-11-23): see tuning.hpp (pull_group_*) and bench/RESULTS.md.
 #include <cuda_runtime.h>
 #include <cusparse.h>
 

@@ -1,0 +1,236 @@
+// Issue 3 experiment: on a Kronecker graph (kron-22: rows of 1 to ~10^5 arcs), does binning rows
+// by length beat the merge-path pull (0.87x of cuSPARSE in run 4)? Short rows by a group of
+// lanes per row (the short-row kernel, rows above a bound skipped), medium rows by a warp per
+// listed row, long rows by a block per listed row; the lists are built on the host here (a
+// production version would build them once per matrix). fp32 min-plus SpMV, no mask, median of
+// 21 after 3 warm-ups (CUDA events), every variant checked against the library's result.
+// Not part of the build; from the repository root, for the H100:
+//   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Ilib \
+//     -Isemiring -Xcompiler -fopenmp bench/tune/pull_kron_bins.cu lib/device_matrix.cu \
+//     lib/device_memory.cu lib/csr.cpp lib/generate.cpp semiring/context.cu -lgomp -lcusparse \
+//     -o /tmp/kron_bins && /tmp/kron_bins [spec]
+// Measured (H100, kron:22:16, 2026-11-23, built against 5070b20's library): cuSPARSE 1.089 ms,
+// the merge path 1.212 ms, every binning 1.333-1.436 ms (short rows up to 16/32/64/128 arcs by
+// 2/4/8 lanes, medium up to 1,024 or 8,192 arcs by warps, the rest by 512-thread blocks): the
+// bins lose 10-19% to the merge path, which stays.
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cub/block/block_reduce.cuh>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "operators.cuh"
+#include "tropic/generate.hpp"
+using namespace tropic;
+
+namespace {
+
+constexpr int items = 4;
+
+__device__ __forceinline__ float row_part_min(arc_index first, arc_index last, arc_index lane,
+                                              arc_index stride, const vertex* columns,
+                                              const float* weights, const float* x) {
+  float acc = infinity<float>();
+  for (arc_index run = first + lane; run < last; run += items * stride) {
+    vertex c[items];
+    float w[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const arc_index e = run + arc_index(k) * stride;
+      if (e < last) {
+        c[k] = columns[e];
+        w[k] = weights[e];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      if (run + arc_index(k) * stride >= last) continue;
+      const float ux = x[c[k]];
+      if (ux != infinity<float>()) acc = std::min(acc, saturating_add(ux, w[k]));
+    }
+  }
+  return acc;
+}
+
+template <int G>
+__global__ void __launch_bounds__(128)
+short_rows(vertex n, const arc_index* offsets, const vertex* columns, const float* weights,
+           const float* x, float* y, arc_index max_len) {
+  const std::uint64_t t = std::uint64_t(blockIdx.x) * 128 + threadIdx.x;
+  const std::uint64_t row = t / G;
+  const int lane = int(t % G);
+  float acc = infinity<float>();
+  bool mine = false;
+  if (row < n) {
+    const arc_index lo = offsets[row], hi = offsets[row + 1];
+    mine = hi - lo <= max_len;
+    if (mine) acc = row_part_min(lo, hi, lane, G, columns, weights, x);
+  }
+  if constexpr (G > 1) {
+#pragma unroll
+    for (int s = G / 2; s > 0; s /= 2) acc = std::min(acc, __shfl_down_sync(0xffffffffu, acc, s, G));
+  }
+  if (mine && lane == 0) y[row] = acc;
+}
+
+__global__ void __launch_bounds__(256)
+warp_rows(const vertex* rows, std::size_t count, const arc_index* offsets, const vertex* columns,
+          const float* weights, const float* x, float* y) {
+  const std::size_t k = (std::size_t(blockIdx.x) * 256 + threadIdx.x) / 32;
+  const int lane = int(threadIdx.x % 32);
+  float acc = infinity<float>();
+  vertex row = 0;
+  if (k < count) {
+    row = rows[k];
+    acc = row_part_min(offsets[row], offsets[row + 1], lane, 32, columns, weights, x);
+  }
+  for (int s = 16; s > 0; s /= 2) acc = std::min(acc, __shfl_down_sync(0xffffffffu, acc, s));
+  if (k < count && lane == 0) y[row] = acc;
+}
+
+template <int Threads>
+__global__ void __launch_bounds__(Threads)
+block_rows(const vertex* rows, const arc_index* offsets, const vertex* columns,
+           const float* weights, const float* x, float* y) {
+  using reduce_t = cub::BlockReduce<float, Threads>;
+  __shared__ typename reduce_t::TempStorage temp;
+  const vertex row = rows[blockIdx.x];
+  const float acc = row_part_min(offsets[row], offsets[row + 1], threadIdx.x, Threads, columns,
+                                 weights, x);
+  const float all = reduce_t(temp).Reduce(acc, [](float a, float b) { return std::min(a, b); });
+  if (threadIdx.x == 0) y[row] = all;
+}
+
+__global__ void fill_x(float* x, vertex n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    x[i] = float((i * 2654435761u) % 1000u) + 1.0f;
+}
+
+__global__ void narrow(const arc_index* in, int* out, std::size_t count) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    out[i] = int(in[i]);
+}
+
+float median_ms(cudaStream_t s, const std::function<void()>& call) {
+  for (int i = 0; i < 3; ++i) call();
+  cudaEvent_t b, e;
+  cudaEventCreate(&b);
+  cudaEventCreate(&e);
+  std::vector<float> t;
+  for (int i = 0; i < 21; ++i) {
+    cudaEventRecord(b, s);
+    call();
+    cudaEventRecord(e, s);
+    cudaEventSynchronize(e);
+    float ms;
+    cudaEventElapsedTime(&ms, b, e);
+    t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string spec = argc > 1 ? argv[1] : "kron:22:16";
+  auto g = generate<float>(spec, 1);
+  cuda_stream stream;
+  gpu_context ctx(stream);
+  device_matrix<float> a(g, upload_options{false}, stream);
+  const auto v = a.view();
+  const vertex n = v.n;
+  dense_vector<float> x(n, stream), y(n, stream), ref(n, stream);
+  fill_x<<<1024, 256, 0, stream>>>(x.data(), n);
+  std::printf("%s n=%u arcs=%llu maxrow=%llu\n", spec.c_str(), n, (unsigned long long)v.arcs,
+              (unsigned long long)v.max_row_length);
+
+  device_buffer<int> off32(std::size_t(n) + 1, stream);
+  narrow<<<1024, 256, 0, stream>>>(v.row_offsets, off32.data(), std::size_t(n) + 1);
+  cusparseHandle_t handle;
+  cusparseCreate(&handle);
+  cusparseSetStream(handle, stream);
+  cusparseSpMatDescr_t mat;
+  cusparseDnVecDescr_t vx, vy;
+  cusparseCreateCsr(&mat, n, n, int64_t(v.arcs), off32.data(), const_cast<vertex*>(v.columns),
+                    const_cast<float*>(v.weights), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                    CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+  cusparseCreateDnVec(&vx, n, x.data(), CUDA_R_32F);
+  cusparseCreateDnVec(&vy, n, y.data(), CUDA_R_32F);
+  const float alpha = 1, beta = 0;
+  std::size_t bytes = 0;
+  cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta, vy,
+                          CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, &bytes);
+  device_buffer<char> work(std::max<std::size_t>(bytes, 1), stream);
+  std::printf("  cusparse plus-times              %.4f ms\n", median_ms(stream, [&] {
+                cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta, vy,
+                             CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, work.data());
+              }));
+
+  matrix_operand<float> op{&a, row_part::all, nullptr};
+  auto library = [&](dense_vector<float>& out) {
+    detail::pull_dispatch<min_plus<float>, float>(out, no_mask<float>(), accumulator::none, v,
+                                                  detail::ranges_of(v, op, false), x.data(),
+                                                  descriptor{}, ctx, nullptr, {}, nullptr);
+  };
+  library(ref);
+  std::vector<float> want(n), got(n);
+  cudaMemcpyAsync(want.data(), ref.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
+  cudaStreamSynchronize(stream);
+  std::printf("  library (merge path)             %.4f ms\n",
+              median_ms(stream, [&] { library(y); }));
+
+  auto degree = [&](vertex u) { return arc_index(g.degree(u)); };
+  for (arc_index short_max : {16, 32, 64, 128}) {
+    for (arc_index medium_max : {1024, 8192}) {
+      std::vector<vertex> medium, longer;
+      for (vertex u = 0; u < n; ++u) {
+        const arc_index d = degree(u);
+        if (d > medium_max) longer.push_back(u);
+        else if (d > short_max) medium.push_back(u);
+      }
+      device_buffer<vertex> dm(std::max<std::size_t>(medium.size(), 1), stream),
+          dl(std::max<std::size_t>(longer.size(), 1), stream);
+      cudaMemcpyAsync(dm.data(), medium.data(), medium.size() * sizeof(vertex),
+                      cudaMemcpyHostToDevice, stream);
+      cudaMemcpyAsync(dl.data(), longer.data(), longer.size() * sizeof(vertex),
+                      cudaMemcpyHostToDevice, stream);
+      auto run_bins = [&](auto group) {
+        constexpr int G = decltype(group)::value;
+        const unsigned blocks = unsigned((std::uint64_t(n) * G + 127) / 128);
+        short_rows<G><<<blocks, 128, 0, stream>>>(n, v.row_offsets, v.columns, v.weights,
+                                                  x.data(), y.data(), short_max);
+        if (!medium.empty())
+          warp_rows<<<unsigned((medium.size() * 32 + 255) / 256), 256, 0, stream>>>(
+              dm.data(), medium.size(), v.row_offsets, v.columns, v.weights, x.data(), y.data());
+        if (!longer.empty())
+          block_rows<512><<<unsigned(longer.size()), 512, 0, stream>>>(
+              dl.data(), v.row_offsets, v.columns, v.weights, x.data(), y.data());
+      };
+      auto report = [&](auto group) {
+        constexpr int G = decltype(group)::value;
+        cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);
+        run_bins(group);
+        cudaMemcpyAsync(got.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
+        cudaStreamSynchronize(stream);
+        const char* ok = got == want ? "ok" : "WRONG";
+        std::printf("  bins: <=%4llu by %d lanes (%zu medium <=%llu by warps, %zu long by blocks) "
+                    "%.4f ms %s\n",
+                    (unsigned long long)short_max, G, medium.size(),
+                    (unsigned long long)medium_max, longer.size(),
+                    median_ms(stream, [&] { run_bins(group); }), ok);
+      };
+      report(std::integral_constant<int, 2>{});
+      report(std::integral_constant<int, 4>{});
+      report(std::integral_constant<int, 8>{});
+    }
+  }
+  cudaError_t e = cudaDeviceSynchronize();
+  std::printf("cuda: %s\n", cudaGetErrorString(e));
+}
