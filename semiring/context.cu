@@ -76,8 +76,8 @@ unsigned long long* gpu_context::loop_statistics() {
 
 unsigned long long* gpu_context::closure_scratch() {
   if (closure_scratch_.size() == 0) {
-    closure_scratch_ = device_buffer<unsigned long long>(2, stream_);
-    TROPIC_CUDA_CHECK(cudaMemsetAsync(closure_scratch_.data(), 0, 2 * sizeof(unsigned long long), stream_));
+    closure_scratch_ = device_buffer<unsigned long long>(1, stream_);
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(closure_scratch_.data(), 0, sizeof(unsigned long long), stream_));
   }
   return closure_scratch_.data();
 }

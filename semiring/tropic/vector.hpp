@@ -47,8 +47,8 @@ class gpu_context {
   unsigned* blocks_done();
   unsigned long long* loop_statistics();
   void read_loop_statistics(std::uint64_t& iterations, std::uint64_t& vertices);
-  // Two zeroed words for vxm_closure's persistent kernel: a third frontier length, and its grid
-  // barrier's [arrived, generation] counters (each kernel leaves them as it found them).
+  // A zeroed word for vxm_closure's persistent kernel: its third frontier length (each kernel
+  // leaves it zero).
   unsigned long long* closure_scratch();
 
   // Scratch the pull operator reuses across calls (no allocation inside a solve's loop): bytes
