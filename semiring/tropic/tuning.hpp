@@ -13,11 +13,15 @@ inline constexpr int push_items_per_thread = 4;
 inline constexpr std::size_t push_max_blocks = 132 * 16;
 // Pull (merge-path SpMV, Merrill & Garland SC'16): a tile is pull_threads x
 // pull_items_per_thread items of the path that merges row ends with arcs; each block walks
-// a contiguous run of tiles. 2048-item tiles keep one block's shared memory at 17-25 KB
-// (row ends 4 B per item, products sizeof(W) per item), so 6-8 blocks fit an SM and their phases
-// (loads, gathers, walks, scans) overlap; 8 independent gathers per thread keep enough misses
-// in flight for the x gathers that bound an SpMV.
-inline constexpr int pull_threads = 256;
+// a contiguous run of tiles. 1024-item tiles keep one block's shared memory at 9-13 KB
+// (row ends 4 B per item, products sizeof(W) per item), so many blocks fit an SM and their
+// phases (loads, gathers, walks, scans) overlap; 8 independent gathers per thread keep enough
+// misses in flight for the x gathers that bound an SpMV. A sweep on the H100
+// (bench/tune/pull_merge_shapes.cu, fp32, median of 21, 2026-11-23) on kron-22 / kron-20:
+// 128 x 8 1.193 / 0.289 ms, 256 x 8 1.226 / 0.298, 256 x 6 1.215 / 0.296, 256 x 12 1.230 /
+// 0.333, 64 x 16 1.249 / 0.310, 512 x 4 1.498 / 0.345 (cuSPARSE 1.104 / 0.264); one block per
+// resident slot beat 1 or 4 tiles per block for every shape.
+inline constexpr int pull_threads = 128;
 inline constexpr int pull_items_per_thread = 8;
 // Pull by a group of lanes per row (CSR-vector), for views whose rows are all short: each lane
 // loads pull_group_items arcs before their gathers. On the H100 (fp32 min-plus, median of 21,

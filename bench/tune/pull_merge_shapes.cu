@@ -1,0 +1,88 @@
+// Issue 3 experiment: the merge-path pull's tile shape and blocks on Kronecker graphs (0.87x of
+// cuSPARSE on kron-22 in run 5). fp32 min-plus SpMV through pull_dispatch with each
+// pull_policy<threads, items> and path items per block (0 = one block per resident slot, the
+// library's choice), median of 21 after 3 warm-ups (CUDA events), each checked against the
+// library's default. Not part of the build; from the repository root, for the H100 (after a
+// build in build/):
+//   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Ilib \
+//     -Isemiring -Xcompiler -fopenmp bench/tune/pull_merge_shapes.cu build/libtropic.a -lgomp \
+//     -lcusparse -o /tmp/merge_shapes && /tmp/merge_shapes [spec...]
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "operators.cuh"
+#include "tropic/generate.hpp"
+#include "tune_common.cuh"
+using namespace tropic;
+
+namespace {
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> specs;
+  for (int i = 1; i < argc; ++i) specs.push_back(argv[i]);
+  if (specs.empty()) specs = {"kron:22:16", "kron:20:16"};
+  for (const auto& spec : specs) {
+    auto g = generate<float>(spec, 1);
+    cuda_stream stream;
+    gpu_context ctx(stream);
+    device_matrix<float> a(g, upload_options{false}, stream);
+    const auto v = a.view();
+    const vertex n = v.n;
+    dense_vector<float> x(n, stream), y(n, stream), ref(n, stream);
+    tune::fill_input<<<1024, 256, 0, stream>>>(x.data(), n);
+    std::printf("%s n=%u arcs=%llu\n", spec.c_str(), n, (unsigned long long)v.arcs);
+
+    tune::cusparse_spmv spmv(v, x.data(), y.data(), stream);
+    const float cusparse_ms = tune::median_ms(stream, [&] { spmv.run(); });
+    std::printf("  cusparse plus-times      %.4f ms\n", cusparse_ms);
+
+    matrix_operand<float> op{&a, row_part::all, nullptr};
+    descriptor d;
+    d.pull = pull_method::merge_path;
+    detail::pull_dispatch<min_plus<float>, float>(ref, no_mask<float>(), accumulator::none, v,
+                                                  detail::ranges_of(v, op, false), x.data(), d,
+                                                  ctx, nullptr, {}, nullptr);
+    std::vector<float> want(n), got(n);
+    cudaMemcpyAsync(want.data(), ref.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
+    cudaStreamSynchronize(stream);
+    auto shape = [&](auto policy, arc_index tiles_per_block) {
+      using P = decltype(policy);
+      const arc_index block_items = tiles_per_block * arc_index(P::threads) * P::items;
+      auto call = [&] {
+        detail::pull_dispatch<min_plus<float>, float, P>(
+            y, no_mask<float>(), accumulator::none, v, detail::ranges_of(v, op, false), x.data(),
+            d, ctx, nullptr, {}, nullptr, block_items);
+      };
+      cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);
+      call();
+      cudaMemcpyAsync(got.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
+      cudaStreamSynchronize(stream);
+      const float ms = tune::median_ms(stream, call);
+      std::printf("  %3d threads x %2d items, %s: %.4f ms (%.3fx cuSPARSE) %s\n", P::threads,
+                  P::items,
+                  tiles_per_block ? (std::to_string(tiles_per_block) + " tiles/block").c_str()
+                                  : "resident blocks",
+                  ms, cusparse_ms / ms, got == want ? "ok" : "WRONG");
+    };
+    using detail::pull_policy;
+    for (arc_index tiles : {0, 1, 4}) {
+      shape(pull_policy<256, 8>{}, tiles);
+      shape(pull_policy<128, 8>{}, tiles);
+      shape(pull_policy<256, 4>{}, tiles);
+      shape(pull_policy<256, 6>{}, tiles);
+      shape(pull_policy<256, 12>{}, tiles);
+      shape(pull_policy<128, 16>{}, tiles);
+      shape(pull_policy<512, 4>{}, tiles);
+      shape(pull_policy<64, 16>{}, tiles);
+    }
+  }
+  std::printf("cuda: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+}
