@@ -4,21 +4,21 @@
 // same without __nanosleep in the wait, and cooperative groups' grid.sync() (a cooperative
 // launch, which vxm_closure took after this measurement); then the first barrier with a
 // one-address atomicAdd per active thread before it (the frontier append of a step with
-// `appends` entries). CUDA events, median of 5 after a warm-up. Not part of the build; from the
+// `appends` entries). CUDA events, median of 5 after 3 warm-ups. Not part of the build; from the
 // repository root, for the H100:
-//   nvcc -O3 -arch=sm_90 -std=c++17 bench/tune/grid_barrier.cu -o /tmp/grid_barrier && \
+//   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 -Ilib bench/tune/grid_barrier.cu -o /tmp/grid_barrier && \
 //     /tmp/grid_barrier
 // Measured (H100, 2026-11-23): 1.823 / 1.835 / 1.119 us per step; with 1,000 / 2,000 / 8,000
 // appends 1.823 / 1.824 / 1.886 us.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <functional>
-#include <vector>
 
 #include <cuda/atomic>
+
+#include "tune_common.cuh"
 
 namespace {
 
@@ -59,26 +59,6 @@ __global__ void cg_sync() {
   for (int s = 0; s < steps; ++s) grid.sync();
 }
 
-float median_ms(const std::function<void()>& call) {
-  call();
-  cudaDeviceSynchronize();
-  cudaEvent_t b, e;
-  cudaEventCreate(&b);
-  cudaEventCreate(&e);
-  std::vector<float> t;
-  for (int i = 0; i < 5; ++i) {
-    cudaEventRecord(b);
-    call();
-    cudaEventRecord(e);
-    cudaEventSynchronize(e);
-    float ms;
-    cudaEventElapsedTime(&ms, b, e);
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 }  // namespace
 
 int main() {
@@ -88,18 +68,20 @@ int main() {
   cudaMalloc(&sink, sizeof(unsigned long long));
   cudaMemset(barrier, 0, 2 * sizeof(unsigned));
   const unsigned blocks = 132, threads = 256;
-  auto per_step = [](float ms) { return ms * 1000.0f / steps; };
+  // Microseconds per barrier: the median of 5 timed kernels (after 3 untimed) over `steps`.
+  auto per_step = [](const std::function<void()>& kernel) {
+    return tropic::tune::median_ms(nullptr, kernel, 5) * 1000.0f / steps;
+  };
   std::printf("closure barrier (nanosleep 32): %.3f us per step\n",
-              per_step(median_ms([&] { closure_barrier<<<blocks, threads>>>(barrier, sink, 0); })));
+              per_step([&] { closure_barrier<<<blocks, threads>>>(barrier, sink, 0); }));
   std::printf("spin without nanosleep:         %.3f us per step\n",
-              per_step(median_ms([&] { spin_only<<<blocks, threads>>>(barrier); })));
-  std::printf("cooperative groups grid.sync:   %.3f us per step\n", per_step(median_ms([&] {
+              per_step([&] { spin_only<<<blocks, threads>>>(barrier); }));
+  std::printf("cooperative groups grid.sync:   %.3f us per step\n", per_step([&] {
                 void* args[] = {nullptr};
                 cudaLaunchCooperativeKernel((void*)cg_sync, blocks, threads, args, 0, nullptr);
-              })));
+              }));
   for (int appends : {1000, 2000, 8000})
     std::printf("closure barrier + %5d one-address appends: %.3f us per step\n", appends,
-                per_step(median_ms(
-                    [&] { closure_barrier<<<blocks, threads>>>(barrier, sink, appends); })));
+                per_step([&] { closure_barrier<<<blocks, threads>>>(barrier, sink, appends); }));
   std::printf("cuda: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
 }

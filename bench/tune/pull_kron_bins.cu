@@ -25,6 +25,7 @@
 
 #include "operators.cuh"
 #include "tropic/generate.hpp"
+#include "tune_common.cuh"
 using namespace tropic;
 
 namespace {
@@ -105,37 +106,6 @@ block_rows(const vertex* rows, const arc_index* offsets, const vertex* columns,
   if (threadIdx.x == 0) y[row] = all;
 }
 
-__global__ void fill_x(float* x, vertex n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    x[i] = float((i * 2654435761u) % 1000u) + 1.0f;
-}
-
-__global__ void narrow(const arc_index* in, int* out, std::size_t count) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    out[i] = int(in[i]);
-}
-
-float median_ms(cudaStream_t s, const std::function<void()>& call) {
-  for (int i = 0; i < 3; ++i) call();
-  cudaEvent_t b, e;
-  cudaEventCreate(&b);
-  cudaEventCreate(&e);
-  std::vector<float> t;
-  for (int i = 0; i < 21; ++i) {
-    cudaEventRecord(b, s);
-    call();
-    cudaEventRecord(e, s);
-    cudaEventSynchronize(e);
-    float ms;
-    cudaEventElapsedTime(&ms, b, e);
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,31 +117,13 @@ int main(int argc, char** argv) {
   const auto v = a.view();
   const vertex n = v.n;
   dense_vector<float> x(n, stream), y(n, stream), ref(n, stream);
-  fill_x<<<1024, 256, 0, stream>>>(x.data(), n);
+  tune::fill_input<<<1024, 256, 0, stream>>>(x.data(), n);
   std::printf("%s n=%u arcs=%llu maxrow=%llu\n", spec.c_str(), n, (unsigned long long)v.arcs,
               (unsigned long long)v.max_row_length);
 
-  device_buffer<int> off32(std::size_t(n) + 1, stream);
-  narrow<<<1024, 256, 0, stream>>>(v.row_offsets, off32.data(), std::size_t(n) + 1);
-  cusparseHandle_t handle;
-  cusparseCreate(&handle);
-  cusparseSetStream(handle, stream);
-  cusparseSpMatDescr_t mat;
-  cusparseDnVecDescr_t vx, vy;
-  cusparseCreateCsr(&mat, n, n, int64_t(v.arcs), off32.data(), const_cast<vertex*>(v.columns),
-                    const_cast<float*>(v.weights), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                    CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
-  cusparseCreateDnVec(&vx, n, x.data(), CUDA_R_32F);
-  cusparseCreateDnVec(&vy, n, y.data(), CUDA_R_32F);
-  const float alpha = 1, beta = 0;
-  std::size_t bytes = 0;
-  cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta, vy,
-                          CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, &bytes);
-  device_buffer<char> work(std::max<std::size_t>(bytes, 1), stream);
-  std::printf("  cusparse plus-times              %.4f ms\n", median_ms(stream, [&] {
-                cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta, vy,
-                             CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, work.data());
-              }));
+  tune::cusparse_spmv spmv(v, x.data(), y.data(), stream);
+  std::printf("  cusparse plus-times              %.4f ms\n",
+              tune::median_ms(stream, [&] { spmv.run(); }));
 
   matrix_operand<float> op{&a, row_part::all, nullptr};
   auto library = [&](dense_vector<float>& out) {
@@ -184,7 +136,7 @@ int main(int argc, char** argv) {
   cudaMemcpyAsync(want.data(), ref.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
   cudaStreamSynchronize(stream);
   std::printf("  library (merge path)             %.4f ms\n",
-              median_ms(stream, [&] { library(y); }));
+              tune::median_ms(stream, [&] { library(y); }));
 
   auto degree = [&](vertex u) { return arc_index(g.degree(u)); };
   for (arc_index short_max : {16, 32, 64, 128}) {
@@ -224,7 +176,7 @@ int main(int argc, char** argv) {
                     "%.4f ms %s\n",
                     (unsigned long long)short_max, G, medium.size(),
                     (unsigned long long)medium_max, longer.size(),
-                    median_ms(stream, [&] { run_bins(group); }), ok);
+                    tune::median_ms(stream, [&] { run_bins(group); }), ok);
       };
       report(std::integral_constant<int, 2>{});
       report(std::integral_constant<int, 4>{});

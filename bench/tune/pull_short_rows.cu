@@ -14,20 +14,17 @@
 //   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Ilib \
 //     -Isemiring -Xcompiler -fopenmp bench/tune/pull_short_rows.cu lib/device_matrix.cu \
 //     lib/device_memory.cu lib/csr.cpp lib/generate.cpp semiring/context.cu -lgomp -lcusparse \
-//     -o /tmp/short_rows && /tmp/short_rows
+//     -o /tmp/short_rows && /tmp/short_rows     (or link build/libtropic.a instead of lib/...)
 // Measured (H100, 2026-11-23): see tuning.hpp (pull_group_*) and bench/RESULTS.md.
 #include <cuda_runtime.h>
-#include <cusparse.h>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "operators.cuh"
 #include "tropic/generate.hpp"
+#include "tune_common.cuh"
 using namespace tropic;
 
 namespace {
@@ -72,37 +69,6 @@ pull_lanes_per_row(vertex n, const Off* offsets, const vertex* columns, const fl
   if (valid && lane == 0) y[row] = acc;
 }
 
-__global__ void fill_x(float* x, vertex n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    x[i] = float((i * 2654435761u) % 1000u) + 1.0f;
-}
-
-__global__ void narrow(const arc_index* in, std::uint32_t* out, std::size_t count) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    out[i] = std::uint32_t(in[i]);
-}
-
-float median_ms(cudaStream_t s, const std::function<void()>& call) {
-  for (int i = 0; i < 3; ++i) call();
-  cudaEvent_t b, e;
-  cudaEventCreate(&b);
-  cudaEventCreate(&e);
-  std::vector<float> t;
-  for (int i = 0; i < 21; ++i) {
-    cudaEventRecord(b, s);
-    call();
-    cudaEventRecord(e, s);
-    cudaEventSynchronize(e);
-    float ms;
-    cudaEventElapsedTime(&ms, b, e);
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 }  // namespace
 
 int main() {
@@ -114,32 +80,14 @@ int main() {
     const auto v = a.view();
     const vertex n = v.n;
     dense_vector<float> x(n, stream), y(n, stream), ref(n, stream);
-    fill_x<<<1024, 256, 0, stream>>>(x.data(), n);
-    device_buffer<std::uint32_t> off32(std::size_t(n) + 1, stream);
-    narrow<<<1024, 256, 0, stream>>>(v.row_offsets, off32.data(), std::size_t(n) + 1);
+    tune::fill_input<<<1024, 256, 0, stream>>>(x.data(), n);
     std::printf("%s n=%u arcs=%llu maxrow=%llu\n", spec.c_str(), n, (unsigned long long)v.arcs,
                 (unsigned long long)v.max_row_length);
 
-    // cuSPARSE, the ceiling.
-    cusparseHandle_t handle;
-    cusparseCreate(&handle);
-    cusparseSetStream(handle, stream);
-    cusparseSpMatDescr_t mat;
-    cusparseDnVecDescr_t vx, vy;
-    cusparseCreateCsr(&mat, n, n, int64_t(v.arcs), off32.data(), const_cast<vertex*>(v.columns),
-                      const_cast<float*>(v.weights), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                      CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
-    cusparseCreateDnVec(&vx, n, x.data(), CUDA_R_32F);
-    cusparseCreateDnVec(&vy, n, y.data(), CUDA_R_32F);
-    const float alpha = 1, beta = 0;
-    std::size_t bytes = 0;
-    cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta, vy,
-                            CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, &bytes);
-    device_buffer<char> work(std::max<std::size_t>(bytes, 1), stream);
-    std::printf("  cusparse plus-times        %.4f ms\n", median_ms(stream, [&] {
-                  cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta,
-                               vy, CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, work.data());
-                }));
+    // cuSPARSE, the ceiling; its 32-bit offsets are also the "off32" variants' offsets.
+    tune::cusparse_spmv spmv(v, x.data(), y.data(), stream);
+    std::printf("  cusparse plus-times        %.4f ms\n",
+                tune::median_ms(stream, [&] { spmv.run(); }));
 
     matrix_operand<float> op{&a, row_part::all, nullptr};
     auto library = [&](dense_vector<float>& out, pull_method method) {
@@ -154,9 +102,9 @@ int main() {
     cudaMemcpyAsync(want.data(), ref.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
     cudaStreamSynchronize(stream);
     std::printf("  library, automatic (%u lanes/row) %.4f ms\n", 1u << pull_group_log2(v),
-                median_ms(stream, [&] { library(y, pull_method::automatic); }));
+                tune::median_ms(stream, [&] { library(y, pull_method::automatic); }));
     std::printf("  library, merge path        %.4f ms\n",
-                median_ms(stream, [&] { library(y, pull_method::merge_path); }));
+                tune::median_ms(stream, [&] { library(y, pull_method::merge_path); }));
 
     auto check = [&] {
       cudaMemcpyAsync(got.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
@@ -173,17 +121,13 @@ int main() {
     cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);                                    \
     call();                                                                                     \
     const char* ok = check();                                                                   \
-    std::printf("  %d lanes/row, %3d thr, %s  %.4f ms  %s\n", G, T, NAME, median_ms(stream, call), \
-                ok);                                                                            \
+    const float ms = tune::median_ms(stream, call);                                             \
+    std::printf("  %d lanes/row, %3d thr, %s  %.4f ms  %s\n", G, T, NAME, ms, ok);               \
   }
-    LANES(1, 128, v.row_offsets, "off64") LANES(1, 128, off32.data(), "off32")
-    LANES(1, 256, v.row_offsets, "off64") LANES(1, 256, off32.data(), "off32")
-    LANES(2, 128, v.row_offsets, "off64") LANES(2, 128, off32.data(), "off32")
-    LANES(4, 128, v.row_offsets, "off64") LANES(4, 128, off32.data(), "off32")
-    LANES(4, 256, off32.data(), "off32") LANES(8, 128, off32.data(), "off32")
-    cusparseDestroyDnVec(vx);
-    cusparseDestroyDnVec(vy);
-    cusparseDestroySpMat(mat);
-    cusparseDestroy(handle);
+    LANES(1, 128, v.row_offsets, "off64") LANES(1, 128, spmv.offsets(), "off32")
+    LANES(1, 256, v.row_offsets, "off64") LANES(1, 256, spmv.offsets(), "off32")
+    LANES(2, 128, v.row_offsets, "off64") LANES(2, 128, spmv.offsets(), "off32")
+    LANES(4, 128, v.row_offsets, "off64") LANES(4, 128, spmv.offsets(), "off32")
+    LANES(4, 256, spmv.offsets(), "off32") LANES(8, 128, spmv.offsets(), "off32")
   }
 }

@@ -1,0 +1,99 @@
+// What the measurement programs in bench/tune/ share: a non-zero input vector, a 32-bit copy of
+// a CSR's offsets, the median of event-timed runs, and cuSPARSE's CSR SpMV on a csr_view (the
+// ceiling the pull is held to). Not part of the build.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "tropic/device_matrix.hpp"
+
+namespace tropic::tune {
+
+// x[i] = 1..1000, a hash of i: finite and non-zero (never time on all-zero data).
+__global__ void fill_input(float* x, vertex n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    x[i] = float((i * 2654435761u) % 1000u) + 1.0f;
+}
+
+template <class Out>
+__global__ void narrow_offsets(const arc_index* in, Out* out, std::size_t count) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    out[i] = Out(in[i]);
+}
+
+// Median of `runs` CUDA-event-timed calls on `stream`, after 3 untimed ones.
+inline float median_ms(cudaStream_t stream, const std::function<void()>& call, int runs = 21) {
+  for (int i = 0; i < 3; ++i) call();
+  cudaEvent_t begin, end;
+  cudaEventCreate(&begin);
+  cudaEventCreate(&end);
+  std::vector<float> times;
+  for (int i = 0; i < runs; ++i) {
+    cudaEventRecord(begin, stream);
+    call();
+    cudaEventRecord(end, stream);
+    cudaEventSynchronize(end);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, begin, end);
+    times.push_back(ms);
+  }
+  cudaEventDestroy(begin);
+  cudaEventDestroy(end);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// y = A x by cusparseSpMV (plus-times, CSR fp32, 32-bit indices), A the view's arrays with a
+// 32-bit copy of its offsets; run() issues one SpMV on the stream.
+class cusparse_spmv {
+ public:
+  cusparse_spmv(const csr_view<float>& a, const float* x, float* y, cudaStream_t stream)
+      : offsets_(std::size_t(a.n) + 1, stream) {
+    narrow_offsets<<<1024, 256, 0, stream>>>(a.row_offsets, offsets_.data(), std::size_t(a.n) + 1);
+    cusparseCreate(&handle_);
+    cusparseSetStream(handle_, stream);
+    cusparseCreateCsr(&matrix_, a.n, a.n, int64_t(a.arcs), offsets_.data(),
+                      const_cast<vertex*>(a.columns), const_cast<float*>(a.weights),
+                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                      CUDA_R_32F);
+    cusparseCreateDnVec(&x_, a.n, const_cast<float*>(x), CUDA_R_32F);
+    cusparseCreateDnVec(&y_, a.n, y, CUDA_R_32F);
+    std::size_t bytes = 0;
+    cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha_, matrix_, x_,
+                            &beta_, y_, CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, &bytes);
+    work_ = device_buffer<char>(std::max<std::size_t>(bytes, 1), stream);
+  }
+  ~cusparse_spmv() {
+    cusparseDestroyDnVec(x_);
+    cusparseDestroyDnVec(y_);
+    cusparseDestroySpMat(matrix_);
+    cusparseDestroy(handle_);
+  }
+  cusparse_spmv(const cusparse_spmv&) = delete;
+  cusparse_spmv& operator=(const cusparse_spmv&) = delete;
+
+  void run() {
+    cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha_, matrix_, x_, &beta_, y_,
+                 CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, work_.data());
+  }
+  // The 32-bit offsets, for kernels that want to read them too.
+  const int* offsets() const { return offsets_.data(); }
+
+ private:
+  device_buffer<int> offsets_;
+  device_buffer<char> work_{};
+  cusparseHandle_t handle_{};
+  cusparseSpMatDescr_t matrix_{};
+  cusparseDnVecDescr_t x_{}, y_{};
+  float alpha_ = 1, beta_ = 0;
+};
+
+}  // namespace tropic::tune
