@@ -67,7 +67,7 @@ fi
 
 if ((sanitize)); then
   # The sanitizers slow kernels 10-100x: run the GPU suites on their smaller cases.
-  cases='*small graph for the sanitizers*,*vertex of degree 100k*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*,*pull group per row*(min-plus)*'
+  cases='*small graph for the sanitizers*,*vertex of degree 100k*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*,*pull group per row*(min-plus)*,*vxm_closure*'
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
     # racecheck leaves out the delta_stepping suite: under racecheck (CUDA 13.0) the host process
