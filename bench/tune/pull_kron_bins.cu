@@ -110,16 +110,14 @@ block_rows(const vertex* rows, const arc_index* offsets, const vertex* columns,
 
 int main(int argc, char** argv) {
   const std::string spec = argc > 1 ? argv[1] : "kron:22:16";
-  auto g = generate<float>(spec, 1);
-  cuda_stream stream;
-  gpu_context ctx(stream);
-  device_matrix<float> a(g, upload_options{false}, stream);
-  const auto v = a.view();
-  const vertex n = v.n;
-  dense_vector<float> x(n, stream), y(n, stream), ref(n, stream);
-  tune::fill_input<<<1024, 256, 0, stream>>>(x.data(), n);
-  std::printf("%s n=%u arcs=%llu maxrow=%llu\n", spec.c_str(), n, (unsigned long long)v.arcs,
-              (unsigned long long)v.max_row_length);
+  tune::spmv_problem problem(spec);
+  const auto& g = problem.graph;
+  cudaStream_t stream = problem.stream;
+  auto& ctx = problem.ctx;
+  const auto& a = problem.matrix;
+  const auto& v = problem.view;
+  const vertex n = problem.n;
+  auto &x = problem.x, &y = problem.y, &ref = problem.ref;
 
   tune::cusparse_spmv spmv(v, x.data(), y.data(), stream);
   std::printf("  cusparse plus-times              %.4f ms\n",

@@ -30,15 +30,13 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) specs.push_back(argv[i]);
   if (specs.empty()) specs = {"kron:22:16", "kron:20:16"};
   for (const auto& spec : specs) {
-    auto g = generate<float>(spec, 1);
-    cuda_stream stream;
-    gpu_context ctx(stream);
-    device_matrix<float> a(g, upload_options{false}, stream);
-    const auto v = a.view();
-    const vertex n = v.n;
-    dense_vector<float> x(n, stream), y(n, stream), ref(n, stream);
-    tune::fill_input<<<1024, 256, 0, stream>>>(x.data(), n);
-    std::printf("%s n=%u arcs=%llu\n", spec.c_str(), n, (unsigned long long)v.arcs);
+    tune::spmv_problem problem(spec);
+    cudaStream_t stream = problem.stream;
+    auto& ctx = problem.ctx;
+    const auto& a = problem.matrix;
+    const auto& v = problem.view;
+    const vertex n = problem.n;
+    auto &x = problem.x, &y = problem.y, &ref = problem.ref;
 
     tune::cusparse_spmv spmv(v, x.data(), y.data(), stream);
     const float cusparse_ms = tune::median_ms(stream, [&] { spmv.run(); });

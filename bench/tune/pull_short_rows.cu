@@ -73,16 +73,13 @@ pull_lanes_per_row(vertex n, const Off* offsets, const vertex* columns, const fl
 
 int main() {
   for (std::string spec : {"grid:2048:2048", "grid:4096:4096", "uniform:4194304:7"}) {
-    auto g = generate<float>(spec, 1);
-    cuda_stream stream;
-    gpu_context ctx(stream);
-    device_matrix<float> a(g, upload_options{false}, stream);
-    const auto v = a.view();
-    const vertex n = v.n;
-    dense_vector<float> x(n, stream), y(n, stream), ref(n, stream);
-    tune::fill_input<<<1024, 256, 0, stream>>>(x.data(), n);
-    std::printf("%s n=%u arcs=%llu maxrow=%llu\n", spec.c_str(), n, (unsigned long long)v.arcs,
-                (unsigned long long)v.max_row_length);
+    tune::spmv_problem problem(spec);
+    cudaStream_t stream = problem.stream;
+    auto& ctx = problem.ctx;
+    const auto& a = problem.matrix;
+    const auto& v = problem.view;
+    const vertex n = problem.n;
+    auto &x = problem.x, &y = problem.y, &ref = problem.ref;
 
     // cuSPARSE, the ceiling; its 32-bit offsets are also the "off32" variants' offsets.
     tune::cusparse_spmv spmv(v, x.data(), y.data(), stream);

@@ -11,7 +11,12 @@
 #include <functional>
 #include <vector>
 
+#include <cstdio>
+#include <string>
+
 #include "tropic/device_matrix.hpp"
+#include "tropic/generate.hpp"
+#include "tropic/vector.hpp"
 
 namespace tropic::tune {
 
@@ -94,6 +99,31 @@ class cusparse_spmv {
   cusparseSpMatDescr_t matrix_{};
   cusparseDnVecDescr_t x_{}, y_{};
   float alpha_ = 1, beta_ = 0;
+};
+
+// One SpMV problem: a generated graph (seed 1, fp32 weights) on the device, an input x filled by
+// fill_input, and outputs y and ref; prints the graph's size.
+struct spmv_problem {
+  explicit spmv_problem(const std::string& spec)
+      : graph(generate<float>(spec, 1)),
+        ctx(stream),
+        matrix(graph, upload_options{false}, stream),
+        view(matrix.view()),
+        n(view.n),
+        x(n, stream),
+        y(n, stream),
+        ref(n, stream) {
+    fill_input<<<1024, 256, 0, stream>>>(x.data(), n);
+    std::printf("%s n=%u arcs=%llu maxrow=%llu\n", spec.c_str(), n,
+                (unsigned long long)view.arcs, (unsigned long long)view.max_row_length);
+  }
+  csr<float> graph;
+  cuda_stream stream;
+  gpu_context ctx;
+  device_matrix<float> matrix;
+  csr_view<float> view;
+  vertex n;
+  dense_vector<float> x, y, ref;
 };
 
 }  // namespace tropic::tune
