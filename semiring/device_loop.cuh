@@ -33,15 +33,14 @@ struct at_or_above_or_identity {
   }
 };
 
-
 // The light closure (vxm_closure): every block steps through the frontiers together, a grid
 // barrier between steps (cooperative groups' grid sync: 1.1 µs per step on the H100 with 132
 // blocks, against 1.8 µs for a barrier of an arrival count and a generation word,
 // bench/tune/grid_barrier.cu). Frontier k is lists[k % 2] with its length in counts[k % 3]:
 // step k reads it and appends frontier k + 1; a length is last read right after the barrier
 // that ends the step before its own, so counts[(k + 2) % 3] (frontier k - 1's) is free during
-// step k and block 0 zeroes it there for step k + 1 to append to. Each step lists with its own stamp, counting down
-// from the device stamp as the graph-node steps do.
+// step k and block 0 zeroes it there for step k + 1 to append to. Each step lists with its own
+// stamp, counting down from the device stamp as the graph-node steps do.
 template <class W>
 struct closure_args {
   csr_view<W> a;
