@@ -6,8 +6,8 @@
 // one-address atomicAdd per active thread before it (the frontier append of a step with
 // `appends` entries). CUDA events, median of 5 after 3 warm-ups. Not part of the build; from the
 // repository root, for the H100:
-//   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 -Ilib -Isemiring bench/tune/grid_barrier.cu -o /tmp/grid_barrier && \
-//     /tmp/grid_barrier
+//   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 -Ilib -Isemiring \
+//     bench/tune/grid_barrier.cu -o /tmp/grid_barrier && /tmp/grid_barrier
 // Measured (H100, 2026-11-23): 1.823 / 1.835 / 1.119 us per step; with 1,000 / 2,000 / 8,000
 // appends 1.823 / 1.824 / 1.886 us.
 #include <cooperative_groups.h>
