@@ -30,33 +30,6 @@ using namespace tropic;
 
 namespace {
 
-constexpr int items = 4;
-
-__device__ __forceinline__ float row_part_min(arc_index first, arc_index last, arc_index lane,
-                                              arc_index stride, const vertex* columns,
-                                              const float* weights, const float* x) {
-  float acc = infinity<float>();
-  for (arc_index run = first + lane; run < last; run += items * stride) {
-    vertex c[items];
-    float w[items];
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const arc_index e = run + arc_index(k) * stride;
-      if (e < last) {
-        c[k] = columns[e];
-        w[k] = weights[e];
-      }
-    }
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      if (run + arc_index(k) * stride >= last) continue;
-      const float ux = x[c[k]];
-      if (ux != infinity<float>()) acc = std::min(acc, saturating_add(ux, w[k]));
-    }
-  }
-  return acc;
-}
-
 template <int G>
 __global__ void __launch_bounds__(128)
 short_rows(vertex n, const arc_index* offsets, const vertex* columns, const float* weights,
@@ -69,7 +42,7 @@ short_rows(vertex n, const arc_index* offsets, const vertex* columns, const floa
   if (row < n) {
     const arc_index lo = offsets[row], hi = offsets[row + 1];
     mine = hi - lo <= max_len;
-    if (mine) acc = row_part_min(lo, hi, lane, G, columns, weights, x);
+    if (mine) acc = tune::row_part_min<arc_index>(lo, hi, lane, G, columns, weights, x);
   }
   if constexpr (G > 1) {
 #pragma unroll
@@ -87,7 +60,8 @@ warp_rows(const vertex* rows, std::size_t count, const arc_index* offsets, const
   vertex row = 0;
   if (k < count) {
     row = rows[k];
-    acc = row_part_min(offsets[row], offsets[row + 1], lane, 32, columns, weights, x);
+    acc = tune::row_part_min<arc_index>(offsets[row], offsets[row + 1], lane, 32, columns,
+                                        weights, x);
   }
   for (int s = 16; s > 0; s /= 2) acc = std::min(acc, __shfl_down_sync(0xffffffffu, acc, s));
   if (k < count && lane == 0) y[row] = acc;
@@ -100,8 +74,8 @@ block_rows(const vertex* rows, const arc_index* offsets, const vertex* columns,
   using reduce_t = cub::BlockReduce<float, Threads>;
   __shared__ typename reduce_t::TempStorage temp;
   const vertex row = rows[blockIdx.x];
-  const float acc = row_part_min(offsets[row], offsets[row + 1], threadIdx.x, Threads, columns,
-                                 weights, x);
+  const float acc = tune::row_part_min<arc_index>(offsets[row], offsets[row + 1], threadIdx.x,
+                                                 Threads, columns, weights, x);
   const float all = reduce_t(temp).Reduce(acc, [](float a, float b) { return std::min(a, b); });
   if (threadIdx.x == 0) y[row] = all;
 }

@@ -33,35 +33,14 @@ template <int G, int Threads, class Off>
 __global__ void __launch_bounds__(Threads)
 pull_lanes_per_row(vertex n, const Off* offsets, const vertex* columns, const float* weights,
                    const float* x, float* y) {
-  constexpr int items = 4;
   const std::uint64_t t = std::uint64_t(blockIdx.x) * Threads + threadIdx.x;
   const std::uint64_t row = t / G;
   const int lane = int(t % G);
   const bool valid = row < n;
   float acc = infinity<float>();
-  if (valid) {
-    const Off lo = offsets[row], hi = offsets[row + 1];
-    for (Off e0 = lo + lane; e0 < hi; e0 += Off(items) * G) {
-      vertex c[items];
-      float w[items];
-#pragma unroll
-      for (int k = 0; k < items; ++k) {
-        const Off e = e0 + Off(k) * G;
-        if (e < hi) {
-          c[k] = columns[e];
-          w[k] = weights[e];
-        }
-      }
-#pragma unroll
-      for (int k = 0; k < items; ++k) {
-        const Off e = e0 + Off(k) * G;
-        if (e < hi) {
-          const float ux = x[c[k]];
-          if (ux != infinity<float>()) acc = std::min(acc, saturating_add(ux, w[k]));
-        }
-      }
-    }
-  }
+  if (valid)
+    acc = tune::row_part_min<Off>(offsets[row], offsets[row + 1], Off(lane), Off(G), columns,
+                                  weights, x);
   if constexpr (G > 1) {
 #pragma unroll
     for (int s = G / 2; s > 0; s /= 2) acc = std::min(acc, __shfl_down_sync(0xffffffffu, acc, s, G));

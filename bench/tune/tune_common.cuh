@@ -15,6 +15,7 @@
 #include <string>
 
 #include "tropic/device_matrix.hpp"
+#include "tropic/semiring.hpp"
 #include "tropic/generate.hpp"
 #include "tropic/vector.hpp"
 
@@ -32,6 +33,35 @@ __global__ void narrow_offsets(const arc_index* in, Out* out, std::size_t count)
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
        i += std::size_t(gridDim.x) * blockDim.x)
     out[i] = Out(in[i]);
+}
+
+// min over arcs first + lane, first + lane + stride, ... < last of x[column] + weight (min-plus,
+// fp32): each pass loads 4 arcs, then their 4 gathers. The row kernels of the experiments.
+template <class Off>
+__device__ __forceinline__ float row_part_min(Off first, Off last, Off lane, Off stride,
+                                              const vertex* columns, const float* weights,
+                                              const float* x) {
+  constexpr int items = 4;
+  float acc = infinity<float>();
+  for (Off run = first + lane; run < last; run += Off(items) * stride) {
+    vertex c[items];
+    float w[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const Off e = run + Off(k) * stride;
+      if (e < last) {
+        c[k] = columns[e];
+        w[k] = weights[e];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      if (run + Off(k) * stride >= last) continue;
+      const float ux = x[c[k]];
+      if (ux != infinity<float>()) acc = std::min(acc, saturating_add(ux, w[k]));
+    }
+  }
+  return acc;
 }
 
 // Median of `runs` CUDA-event-timed calls on `stream`, after 3 untimed ones.
