@@ -98,14 +98,29 @@ __device__ __forceinline__ W load_distance(W* p) {
 struct head_view {
   unsigned slot;
   double base, delta;
+  unsigned span;  // the assignment's bucket, as an offset from slot (the head can not pass it)
 };
 
 // Bucket for distance d relative to the head; beyond the last bucket it is clipped into it.
+//
+// h is the head when the assignment was handed out; the MTB may retire buckets while the chunk
+// runs (up to, never past, the chunk's own bucket, whose CWC still lacks this chunk). A
+// distance below the chunk's bucket (a vertex lowered since it was queued, the rework that
+// several open buckets cause) can map to such a retired slot, which is now the far end of the
+// ring: the item would wait ~num_buckets - max_open_buckets head switches while its
+// descendants are reached by worse paths and redone. Those few pushes (offset < span only)
+// check the current head and go to it instead. Only the bucket changes, never the protocol:
+// any bucket is correct, and a stale or racing load just files the item as before.
 template <class W>
-__device__ __forceinline__ unsigned bucket_for(W d, const head_view& h) {
+__device__ __forceinline__ unsigned bucket_for(W d, const head_view& h, control* ctl) {
   const double rel = (static_cast<double>(d) - h.base) / h.delta;
   // NaN (infinite delta and base) and negatives land in the head.
   const unsigned r = !(rel > 0) ? 0u : rel >= num_buckets - 1 ? num_buckets - 1 : unsigned(rel);
+  if (r < h.span) {
+    const unsigned cur = device_atomic<unsigned>(ctl->head_slot).load(memory_order_relaxed);
+    const unsigned adv = (cur - h.slot) & (num_buckets - 1);  // head switches since the view
+    if (r < adv && adv <= h.span) return cur;
+  }
   return (h.slot + r) & (num_buckets - 1);
 }
 
@@ -145,7 +160,7 @@ __device__ __forceinline__ void relax(const kernel_args<W>& k, const head_view& 
   const W nd = saturating_add(du, k.a.weights[e]);
   if (nd < load_distance(&k.dist[v])) {
     const W old = atomic_min(&k.dist[v], nd);
-    if (nd < old) push(k.q, bucket_for(nd, h), v);
+    if (nd < old) push(k.q, bucket_for(nd, h, k.q.ctl), v);
   }
 }
 
@@ -186,6 +201,7 @@ __device__ void worker(const kernel_args<W>& k) {
         s_head.slot = device_atomic<unsigned>(c.head_slot).load(memory_order_relaxed);
         s_head.base = device_atomic<double>(c.head_base).load(memory_order_relaxed);
         s_head.delta = device_atomic<double>(c.delta).load(memory_order_relaxed);
+        s_head.span = (s_bucket - s_head.slot) & (num_buckets - 1);
       }
     }
     __syncthreads();
@@ -294,7 +310,7 @@ struct manager_state {
   unsigned head;
   int open;
   int idle_sweeps;
-  double head_base, delta, delta_floor, delta_ceiling;
+  double head_base, delta, delta_floor, delta_ceiling, raise_limit;
   int switches;
   double util_sum;
   unsigned long long util_n, clip_n, held_n;
@@ -356,6 +372,7 @@ __device__ void manager(const kernel_args<W>& k) {
     m.delta = k.delta0;
     m.delta_floor = k.delta0 * t.delta_floor_ratio;
     m.delta_ceiling = k.delta0 * t.delta_ceiling_ratio;
+    m.raise_limit = k.delta0 * t.util_raise_ratio;
     m.delta_min_seen = m.delta_max_seen = k.delta0;
     m.free_top = k.initial_free;
     m.start_ns = m.last_progress_ns = global_ns();
@@ -630,7 +647,10 @@ __device__ void manager(const kernel_args<W>& k) {
             m.delta_floor = max(m.delta_floor, 2 * m.delta);
             nd = 2 * m.delta;
             decision = adds_trace_entry::clip_raise;
-          } else if (avg < low && (!t.raise_only_when_held_back || 2 * m.held_n > m.util_n)) {
+          } else if (avg < low && (!t.raise_only_when_held_back || 2 * m.held_n > m.util_n) &&
+                     2 * m.delta <= m.raise_limit) {
+            // Bounded (adds_tuning::util_raise_ratio): a small frontier never fills the GPU,
+            // so this rule alone would double delta all the way to the ceiling.
             nd = 2 * m.delta;
             decision = adds_trace_entry::raise;
           } else if (avg > high) {
@@ -847,11 +867,12 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   const adds_tuning& tn = cfg.tuning;
   if (tn.max_open_buckets < 1 || tn.max_open_buckets > num_buckets || tn.settle_switches < 1 ||
       !(tn.util_low < tn.util_high) || !(tn.delta_floor_ratio > 0 && tn.delta_floor_ratio <= 1) ||
-      !(tn.delta_ceiling_ratio >= 1) || tn.min_chunk < 1 || tn.max_chunk < tn.min_chunk)
+      !(tn.delta_ceiling_ratio >= 1) || !(tn.util_raise_ratio >= 1) || tn.min_chunk < 1 ||
+      tn.max_chunk < tn.min_chunk)
     throw error(error_code::invalid_value,
                 "adds: tuning out of range (open buckets 1..32, settle_switches >= 1, "
                 "util_low < util_high, 0 < delta_floor_ratio <= 1 <= delta_ceiling_ratio, "
-                "1 <= min_chunk <= max_chunk)");
+                "util_raise_ratio >= 1, 1 <= min_chunk <= max_chunk)");
 
   int device = 0, sms = 0, coop = 0, per_sm = 0;
   TROPIC_CUDA_CHECK(cudaGetDevice(&device));

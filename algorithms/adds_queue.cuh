@@ -129,10 +129,27 @@ struct adds_tuning {
   // (util_low < util_high).
   double util_low = 0.5, util_high = 2.0;
   int settle_switches = 8;               // head-bucket switches between two delta decisions; >= 1
-  int max_open_buckets = 16;             // the fast knob's upper end; 1..num_buckets
+  // The fast knob's upper end; 1..num_buckets. Every open bucket is handed out as soon as a
+  // worker is idle, so the unordered window is max_open_buckets x delta wide. On a
+  // high-diameter graph idle workers and items past the open buckets coexist at nearly every
+  // sweep (the frontier never reaches util_low), so `open` climbs to this bound within a few
+  // sweeps and never comes down (only util_high lowers it): at 16, a 16 x delta window that
+  // cost 11x (grid 2048^2) and 24-38x (USA-road-NY) the rows Dijkstra scans in run 5, whatever
+  // the initial delta. 2 keeps the paper's reason for several buckets (the next bucket starts
+  // while the head's last items finish) at a 2 x delta window.
+  int max_open_buckets = 2;
   double clip_share = 0.65;              // tail bucket's share of queued items that is clipping
   double delta_floor_ratio = 1.0 / 64;   // delta never goes below delta0 x this; (0, 1]
   double delta_ceiling_ratio = 1048576;  // ... nor above delta0 x this; >= 1
+  // The low-utilisation raise never takes delta past delta0 x this (>= 1; clipping may raise it,
+  // up to the ceiling; 1: it only undoes lowering). With few open buckets, work is "held back"
+  // at most sweeps of a road graph, and an unbounded raise would double delta every
+  // settle_switches head switches. On the H100 (test "adds: tuning sweep", 2026-11-23, median
+  // of 3 after a warm-up, two sources each): 1 against 4 took grid 2048^2 82 / 65 ms against
+  // 110 / 98 (work 1.8 against 10-11x Dijkstra's rows), USA-road-NY 24.2 / 18.1 ms against
+  // 21.5 / 16.0 (work 1.7 against 2.9-4.0), kron:20 7.7 against 7.3 ms; run 5's knobs (16 open,
+  // unbounded) 115 / 88, 29.1 / 19.7, 7.8 ms.
+  double util_raise_ratio = 1;
   unsigned min_chunk = 32;               // items per assignment, at least; >= 1
   unsigned max_chunk = 1024;             // ... and at most (4 rounds of a WTB); >= min_chunk
   // Low utilisation raises delta (and opens buckets) only in sweeps where idle WTBs coexist with

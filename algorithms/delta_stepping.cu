@@ -82,6 +82,18 @@ struct bucket_bounds {
   }
 };
 
+// The automatic Δ: this multiple of the Near-Far heuristic (choose_delta: 32 x mean weight /
+// mean degree). With the light closure's local rounds, a light step costs a block's round
+// (~2 µs) rather than a grid-wide step, so wider buckets -- fewer of them, each with its fixed
+// passes over t -- pay for their extra work sooner. The sweep in test/test_delta_stepping.cu
+// ("closure sweep", H100, 2026-11-23, median of 3, two sources each), heuristic x1 / x2 / x4
+// with 16 local rounds: grid 2048^2 21.2 / 18.8 / 19.0 ms and 17.1 / 16.0 / 17.2;
+// USA-road-NY 7.7 / 5.3 / 4.4 and 5.4 / 4.4 / 3.6; mdual 1.41 / 1.53 / 1.89 and 1.41 / 1.54 /
+// 1.73; cnr-2000 (2nd source) 5.1 / 5.5 / 5.6; Slashdot flat; kron:20 (host-driven) 4.8 / 4.4
+// / 4.5 (x1 r64). x2 has the best geometric mean over the graphs (1.12 of each graph's best,
+// against 1.15 for x1); x4 wins roads but loses meshes and web graphs.
+constexpr double automatic_delta_factor = 2;
+
 // The device-driven loop's state, read and written by the operators on the device.
 template <class W>
 struct bucket_state {
@@ -115,10 +127,10 @@ __global__ void advance_bucket(bucket_state<W>* s, unsigned long long* straggler
 // Buckets i, i+1, ... to the end, driven by the GPU: the host loop below, captured.
 template <class W>
 void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& split,
-                           const bucket_bounds<W>& buckets, std::uint64_t i, dense_vector<W>& t,
-                           gpu_context& ctx, statistics& st) {
+                           const bucket_bounds<W>& buckets, bool has_heavy, std::uint64_t i,
+                           dense_vector<W>& t, gpu_context& ctx, const closure_limits& closure,
+                           statistics& st) {
   const vertex n = A.rows();
-  const bool has_heavy = !std::isinf(buckets.delta);
   const min_plus<W> min_plus_semiring;
   cudaStream_t stream = ctx.stream();
   device_worklist B(n, stream), B_next(n, stream), S(n, stream);
@@ -142,7 +154,7 @@ void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>
     select(B, t, bucket, ctx);
     // while B is not empty: t = min(t, AL' min.+ (t .* B)); B = { v improved, iΔ <= t[v] < (i+1)Δ }
     // (one persistent kernel; B_next holds every other step's B)
-    vxm_closure(t, min_plus_semiring, B, light(A, split), ctx, B_next, bucket);
+    vxm_closure(t, min_plus_semiring, B, light(A, split), ctx, B_next, bucket, closure);
     if (has_heavy) {
       // S = { v : iΔ <= t[v] < (i+1)Δ }; t = min(t, AH' min.+ (t .* S)); B = stragglers
       select(S, t, bucket, ctx);
@@ -168,13 +180,15 @@ void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>
 }  // namespace
 
 template <class W>
-result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const options& opts) {
+result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, const options& opts,
+                                    const closure_limits& closure) {
   const vertex n = A.rows();
   const bool bellman_ford = opts.algorithm == algorithm::bellman_ford;
   cuda_stream stream;
   gpu_context ctx(stream);
-  const bucket_bounds<W> buckets(bellman_ford ? std::numeric_limits<double>::infinity()
-                                              : resolve_delta(A, opts));
+  const double delta = opts.delta > 0 ? opts.delta
+                                      : automatic_delta_factor * choose_delta(A.stats());
+  const bucket_bounds<W> buckets(bellman_ford ? std::numeric_limits<double>::infinity() : delta);
   const min_plus<W> min_plus_semiring;
   descriptor desc;  // push/pull chosen per call from the frontier size
   if (opts.algorithm == algorithm::edge_wise) {
@@ -196,7 +210,10 @@ result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const op
   cuda_timer timer(stream);
   // AL = A .* (A <= Δ), AH = A .* (A > Δ): per-row split offsets, one pass over the rows.
   const light_heavy_split<W> split(A, buckets.delta, ctx);
-  const bool has_heavy = !std::isinf(buckets.delta);
+  // Every arc lighter than Δ (a grid's weights up to 1000 under Δ = 4000): no heavy step, and no
+  // select of S for it. Strictly lighter in double: a weight rounded into double (64-bit
+  // integers) is then still at most the light part's limit.
+  const bool has_heavy = !std::isinf(buckets.delta) && !(A.stats().max_weight < buckets.delta);
 
   // t = ∞; t[s] = 0
   assign(t, no_mask<W>(), infinity<W>(), false, ctx);
@@ -216,7 +233,7 @@ result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const op
   std::uint64_t i = 0;
   for (;;) {
     if (device_driven) {
-      device_driven_buckets(A, split, buckets, i, t, ctx, st);
+      device_driven_buckets(A, split, buckets, has_heavy, i, t, ctx, closure, st);
       break;
     }
     const value_range<W> bucket = buckets.range(i);  // [iΔ, (i+1)Δ)
@@ -264,7 +281,14 @@ result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const op
   return out;
 }
 
-#define TROPIC_INSTANTIATE(W) \
+template <class W>
+result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const options& opts) {
+  return delta_stepping_configured(A, source, opts, closure_limits{});
+}
+
+#define TROPIC_INSTANTIATE(W)                                                                \
+  template result<W> delta_stepping_configured<W>(const device_matrix<W>&, vertex,          \
+                                                  const options&, const closure_limits&);    \
   template result<W> delta_stepping_sssp<W>(const device_matrix<W>&, vertex, const options&);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 

@@ -33,14 +33,27 @@ struct at_or_above_or_identity {
   }
 };
 
-// The light closure (vxm_closure): every block steps through the frontiers together, a grid
-// barrier between steps (cooperative groups' grid sync: 1.1 µs per step on the H100 with 132
-// blocks, against 1.8 µs for a barrier of an arrival count and a generation word,
-// bench/tune/grid_barrier.cu). Frontier k is lists[k % 2] with its length in counts[k % 3]:
-// step k reads it and appends frontier k + 1; a length is last read right after the barrier
-// that ends the step before its own, so counts[(k + 2) % 3] (frontier k - 1's) is free during
-// step k and block 0 zeroes it there for step k + 1 to append to. Each step lists with its own
-// stamp, counting down from the device stamp as the graph-node steps do.
+// The light closure (vxm_closure). Steps: every block takes its share of frontier k (grid-
+// stride, a group of lanes per row), then a grid barrier (cooperative groups' grid sync: 1.1 µs
+// on the H100 with 132 blocks, against 1.8 µs for a barrier of an arrival count and a generation
+// word, bench/tune/grid_barrier.cu) before frontier k + 1. Frontier k is lists[k % 2] with its
+// length in counts[k % 3]: step k reads it and appends frontier k + 1; a length is last read
+// right after the barrier that ends the step before its own, so counts[(k + 2) % 3] (frontier
+// k - 1's) is free during step k and block 0 zeroes it there for step k + 1 to append to. Each
+// step lists with its own stamp, counting down from the device stamp as the graph-node steps do.
+//
+// Local rounds: a long, thin search (a grid's wavefront, ~1,000 rows a step) spends a step's
+// time in its chain of dependent loads and the barrier, not in bandwidth (~5 µs a step,
+// bench/RESULTS.md run 5). So what a block improves during a step goes to a queue in its shared
+// memory, as (vertex, value, row bounds), and the block pushes those rows itself, round after round
+// with only a block barrier between them, until its queue runs dry or `local_rounds` rounds have
+// passed; then the rest, and whatever did not fit the queue, is listed for step k + 1 (once per
+// stamp). Correctness needs no order: the fixed point of min-plus relaxation inside the range is
+// the same whichever block pushes a row when, as long as every index is pushed after its last
+// decrease (the improver holds it: in its queue, or listed for the next step, which reads w).
+// A queued row whose w has fallen below its value since is dropped: that fall was made by a
+// push inside this closure (values only grow along arcs, so it fell into the range) and its
+// maker holds the index with the newer value.
 template <class W>
 struct closure_args {
   csr_view<W> a;
@@ -52,33 +65,108 @@ struct closure_args {
   std::uint32_t* device_stamp;
   const value_range<W>* range;
   unsigned long long* arcs_scanned;
-  unsigned long long* statistics;  // [0] += steps, [1] += frontier entries
+  unsigned long long* statistics;  // [0] += steps, [1] += rows pushed
+  closure_limits limits;
+};
+
+// A row waiting in a block's queue: the value its vertex fell to, and the bounds of its row
+// in the operand's part (loaded by the push that improved it, alongside its atomic).
+template <class W>
+struct closure_item {
+  vertex v;
+  W x;
+  arc_index first, last;
 };
 
 template <class S, class W, int Group>
 __global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_args<W> c) {
+  __shared__ closure_item<W> queue[2][tuning::closure_queue_items];
+  __shared__ unsigned queued[2];
+  const unsigned capacity = c.limits.queue_items;
   const std::uint32_t first_stamp = *c.device_stamp;
   const value_range<W> range = *c.range;
-  std::uint64_t step = 0, entries = 0;
+  const unsigned lane = threadIdx.x % Group;
+  if (threadIdx.x == 0) queued[0] = queued[1] = 0;
+  __syncthreads();
+  int out = 0;  // the queue the block's improvements go to; queued[out] is 0 when a step starts
+  std::uint64_t step = 0, frontier_rows = 0, local_rows = 0;
   for (;; ++step) {
     const std::size_t size = *c.counts[step % 3];  // final since the last barrier
     if (size == 0) break;                          // the same value in every block: all leave
     if (blockIdx.x == 0 && threadIdx.x == 0) *c.counts[(step + 2) % 3] = 0;
-    const frontier_ref<W> frontier{c.lists[step % 2], nullptr, c.w, size, nullptr};
-    push_rows<S, W, Group>(frontier, size, c.a, c.ranges, c.w, mask_view<W>{}, c.stamps,
-                           std::uint32_t(first_stamp - step), c.lists[(step + 1) % 2],
-                           c.counts[(step + 1) % 3], range, c.arcs_scanned);
-    entries += size;
+    const std::uint32_t stamp = first_stamp - std::uint32_t(step);
+    vertex* next = c.lists[(step + 1) % 2];
+    unsigned long long* next_count = c.counts[(step + 1) % 3];
+    // An improvement into the range: to this block's queue while it has room, else listed for
+    // the next step.
+    auto hold = [&](const closure_item<W>& item) {
+      const unsigned slot = atomicAdd(&queued[out], 1u);
+      if (slot < capacity) queue[out][slot] = item;
+      else list_once(item.v, c.stamps, stamp, next, next_count);
+    };
+    // Push one row, Group lanes, its value `now` loaded with the row's first arcs. Latency
+    // first (a round waits for its slowest row; a grid's rows have 4 arcs): no cheap filter
+    // load before each atomic (two round trips where one does), and each target's row bounds
+    // loaded alongside its atomic, so an improved target is pushed without loading them later.
+    // Per hop: the arcs, then the atomic, against five dependent loads and atomics in push_rows.
+    // A row whose vertex has fallen below item.x since it was queued is dropped (superseded).
+    auto push = [&](const closure_item<W>& item, W now) {
+      for (arc_index arc = item.first + lane; arc < item.last; arc += Group) {
+        const vertex v = c.a.columns[arc];
+        const W x = S::mul(item.x, c.a.weights[arc]);
+        if (now < item.x) return;
+        const arc_index first = c.ranges.first(v), last = c.ranges.last(v);
+        const W old = S::atomic_add(&c.w[v], x);
+        if (x < old && in_range(x, range)) hold({v, x, first, last});
+      }
+    };
+    // Frontier k, grid-stride, a group of lanes per row.
+    const vertex* frontier = c.lists[step % 2];
+    const std::size_t groups = std::size_t(gridDim.x) * blockDim.x / Group;
+    for (std::size_t k = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / Group; k < size;
+         k += groups) {
+      const vertex u = frontier[k];
+      const closure_item<W> item{u, c.w[u], c.ranges.first(u), c.ranges.last(u)};
+      if (c.arcs_scanned && lane == 0 && item.last > item.first)
+        atomicAdd(c.arcs_scanned, item.last - item.first);
+      push(item, item.x);
+    }
+    frontier_rows += size;
+    for (unsigned round = 0;; ++round) {
+      __syncthreads();  // the queue's rows are written, the other queue's read
+      const unsigned filled = min(queued[out], capacity);
+      if (filled == 0) break;
+      const int in = out;
+      out ^= 1;
+      if (threadIdx.x == 0) queued[out] = 0;
+      __syncthreads();  // every thread has read queued[in] and sees queued[out] == 0
+      if (round == c.limits.local_rounds) {  // enough: the rest waits for the next step
+        for (unsigned k = threadIdx.x; k < filled; k += blockDim.x)
+          list_once(queue[in][k].v, c.stamps, stamp, next, next_count);
+        break;
+      }
+      for (unsigned k = threadIdx.x / Group; k < filled; k += blockDim.x / Group) {
+        const closure_item<W> item = queue[in][k];
+        const W now = c.w[item.v];
+        if (lane == 0 && !(now < item.x)) {
+          ++local_rows;
+          if (c.arcs_scanned && item.last > item.first)
+            atomicAdd(c.arcs_scanned, item.last - item.first);
+        }
+        push(item, now);
+      }
+    }
     cooperative_groups::this_grid().sync();
   }
   // Every block has read the empty frontier's length; the last non-empty one's is zeroed here
   // (the third was zeroed during the last step), so both worklists end empty.
+  if (c.statistics && local_rows) atomicAdd(&c.statistics[1], local_rows);
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     if (step > 0) *c.counts[(step - 1) % 3] = 0;
     *c.device_stamp = std::uint32_t(first_stamp - step);
     if (c.statistics) {
       c.statistics[0] += step;
-      c.statistics[1] += entries;
+      atomicAdd(&c.statistics[1], frontier_rows);
     }
   }
 }
@@ -146,8 +234,19 @@ void vxm(dense_vector<W>& w, S, device_worklist& in, const matrix_operand<W>& a,
 
 template <class S, class W>
 void vxm_closure(dense_vector<W>& w, S, device_worklist& in, const matrix_operand<W>& a,
-                 gpu_context& ctx, device_worklist& spare, const value_range<W>* range) {
+                 gpu_context& ctx, device_worklist& spare, const value_range<W>* range,
+                 closure_limits limits) {
   static_assert(S::is_min_monoid, "the closure's fixed point needs an idempotent (min) monoid");
+  if (limits.queue_items < 1 || limits.queue_items > tuning::closure_queue_items)
+    throw error(error_code::invalid_value,
+                "vxm_closure: queue_items must be 1.." +
+                    std::to_string(tuning::closure_queue_items) + ", got " +
+                    std::to_string(limits.queue_items));
+  const unsigned g = limits.group_lanes;
+  if (g != 0 && g != 1 && g != 2 && g != 4 && g != 8 && g != 32)
+    throw error(error_code::invalid_value,
+                "vxm_closure: group_lanes must be 0 (automatic), 1, 2, 4, 8 or 32, got " +
+                    std::to_string(g));
   const device_matrix<W>& A = *a.a;
   const csr_view<W> view = A.view();
   const double avg = view.n ? double(view.arcs) / view.n : 0;
@@ -160,7 +259,8 @@ void vxm_closure(dense_vector<W>& w, S, device_worklist& in, const matrix_operan
                             ctx.device_stamp(),
                             range,
                             ctx.arcs_scanned(),
-                            ctx.loop_statistics()};
+                            ctx.loop_statistics(),
+                            limits};
   // Group size from the average row length, as the graph-node push does. A cooperative launch
   // (its blocks resident at once, or the launch fails): tuning::device_loop_blocks, capped by
   // the occupancy API.
@@ -175,7 +275,8 @@ void vxm_closure(dense_vector<W>& w, S, device_worklist& in, const matrix_operan
       return unsigned(std::max(per_sm, 1) * std::max(sms, 1));
     }();
     cudaLaunchConfig_t config{};
-    config.gridDim = dim3(std::min(tuning::device_loop_blocks, resident));
+    config.gridDim = dim3(std::min(limits.blocks ? limits.blocks : tuning::device_loop_blocks,
+                                   resident));
     config.blockDim = dim3(tuning::block_threads);
     config.stream = ctx.stream();
     cudaLaunchAttribute cooperative{};
@@ -185,9 +286,14 @@ void vxm_closure(dense_vector<W>& w, S, device_worklist& in, const matrix_operan
     config.numAttrs = 1;
     TROPIC_CUDA_CHECK(cudaLaunchKernelEx(&config, detail::push_closure<S, W, G>, c));
   };
-  if (avg >= 16) launch(std::integral_constant<int, 32>{});
-  else if (avg >= 4) launch(std::integral_constant<int, 8>{});
-  else launch(std::integral_constant<int, 4>{});
+  const unsigned group = g ? g : avg >= 16 ? 32 : avg >= 4 ? 8 : 4;
+  switch (group) {
+    case 1: launch(std::integral_constant<int, 1>{}); break;
+    case 2: launch(std::integral_constant<int, 2>{}); break;
+    case 4: launch(std::integral_constant<int, 4>{}); break;
+    case 8: launch(std::integral_constant<int, 8>{}); break;
+    default: launch(std::integral_constant<int, 32>{}); break;
+  }
   detail::check_launch();
 }
 
@@ -215,5 +321,6 @@ void reduce_min(W* out, const dense_vector<W>& in, const W* above, gpu_context& 
                                     const value_range<W>*);                                      \
   template void vxm_closure<min_plus<W>, W>(dense_vector<W>&, min_plus<W>, device_worklist&,     \
                                             const matrix_operand<W>&, gpu_context&,            \
-                                            device_worklist&, const value_range<W>*);          \
+                                            device_worklist&, const value_range<W>*,           \
+                                            closure_limits);                                   \
   template void reduce_min<W>(W*, const dense_vector<W>&, const W*, gpu_context&);

@@ -506,8 +506,23 @@ TEST_SUITE("adds") {
       variants.push_back({f == 0.25 ? "delta/4" : f == 0.5 ? "delta/2" : "delta*2", v});
     }
     v = adds_tuning{};
+    v.max_open_buckets = 16;  // run 5 knobs (the retired-slot redirect stays on)
+    v.util_raise_ratio = v.delta_ceiling_ratio;
+    variants.push_back({"old-knobs", v});
+    v = adds_tuning{};
+    v.max_open_buckets = 1;
+    variants.push_back({"open=1", v});
+    v = adds_tuning{};
     v.max_open_buckets = 4;
     variants.push_back({"open<=4", v});
+    v = adds_tuning{};
+    v.util_raise_ratio = 16;
+    variants.push_back({"raise<=16x", v});
+    v = adds_tuning{};
+    v.util_raise_ratio = 1;  // only clipping raises delta
+    variants.push_back({"raise<=1x", v});
+    v.min_chunk = 128;
+    variants.push_back({"raise<=1x,chunk>=128", v});
     v = adds_tuning{};
     v.min_chunk = 128;
     variants.push_back({"chunk>=128", v});

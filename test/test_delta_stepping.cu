@@ -1,14 +1,19 @@
 // Algebraic delta-stepping and Bellman-Ford on the GPU against the CPU Dijkstra.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "gpu_test.hpp"
 #include "random_graphs.hpp"
 #include "reference_graphs.hpp"
+#include "tropic/detail/gpu_backends.hpp"
+#include "tropic/device_loop.hpp"
 #include "tropic/device_matrix.hpp"
 #include "tropic/error.hpp"
 #include "tropic/generate.hpp"
@@ -131,6 +136,118 @@ TEST_SUITE("delta_stepping") {
     CHECK(host.distances == automatic.distances);
     // The GPU-driven loop waits for the host once or twice, not once per step.
     CHECK(automatic.stats.host_round_trips < host.stats.host_round_trips / 4);
+  }
+
+  TEST_CASE_TEMPLATE("the light closure's local rounds and queue size never change the answer", W,
+                     std::uint32_t, float) {
+    TROPIC_REQUIRE_GPU();
+    // Level-synchronous (0 rounds), a queue of one pair (everything else spills to the next
+    // step), a few rounds, the defaults, and rounds until the queue runs dry; on the device-driven
+    // loop, where the closure runs. Each answer against Dijkstra, and all identical.
+    const csr<W> graphs[] = {generate_grid<W>(150, 110, 8), generate_kronecker<W>(12, 16, 9),
+                             generate_uniform<W>(6000, 3, 10)};
+    const closure_limits settings[] = {{0, tuning::closure_queue_items},
+                                       {8, 1},
+                                       {3, 37},
+                                       {},
+                                       {~0u, tuning::closure_queue_items}};
+    for (const auto& g : graphs) {
+      CAPTURE(g.n);
+      const device_matrix<W> a(g);
+      const auto want = dijkstra(g, 2, false);
+      for (double delta : {0.0, 1.0, 1e9}) {
+        options o;
+        o.algorithm = algorithm::delta_stepping;
+        o.loop = loop_control::device;
+        o.delta = delta;
+        o.parents = true;
+        std::vector<W> first;
+        for (const closure_limits& limits : settings) {
+          CAPTURE(delta);
+          CAPTURE(limits.local_rounds);
+          CAPTURE(limits.queue_items);
+          const auto got = detail::delta_stepping_configured(a, 2, o, limits);
+          CHECK(verify(g, 2, want.distances, got) == "");
+          if (first.empty()) first = got.distances;
+          CHECK(got.distances == first);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("the light closure with local rounds: the same distances on every run") {
+    TROPIC_REQUIRE_GPU();
+    const csr<float> g = generate_grid<float>(200, 200, 12);
+    const device_matrix<float> a(g);
+    options o;
+    o.algorithm = algorithm::delta_stepping;
+    o.loop = loop_control::device;
+    const auto want = dijkstra(g, 5, false);
+    const auto first = sssp(a, 5, o);
+    CHECK(verify(g, 5, want.distances, first) == "");
+    for (int run = 0; run < 30; ++run) CHECK(sssp(a, 5, o).distances == first.distances);
+  }
+
+  // Not run by default (doctest skip): the experiment behind tuning::closure_local_rounds and
+  // the closure's shape, and the Δ of the device-driven loop, for a GPU machine:
+  //   tropic_tests -ts=delta_stepping -tc='*closure sweep*' --no-skip
+  // For grid:2048:2048 (the bench's, seed 1) and the shared real graphs, two sources each: Δ (a
+  // multiple of the heuristic's) x local rounds x lanes per row x blocks, each answer verified,
+  // printing the median time of 3 runs, global steps, buckets and vertex work (rows pushed /
+  // reached vertices).
+  TEST_CASE("delta_stepping: closure sweep" * doctest::skip()) {
+    TROPIC_REQUIRE_GPU();
+    auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
+      const device_matrix<std::uint32_t> a(g);
+      const double delta0 = choose_delta(a.stats());
+      for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
+        const auto want = dijkstra(g, s, false);
+        std::uint64_t reached = 0;
+        for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
+        for (double factor : {1.0, 2.0, 4.0})
+          for (unsigned rounds : {16u, 32u, 64u})
+            for (unsigned lanes : {0u, 1u, 2u, 4u})
+              for (unsigned blocks : {132u, 264u}) {
+                options o;
+                o.algorithm = algorithm::delta_stepping;
+                o.delta = delta0 * factor;
+                closure_limits limits;
+                limits.local_rounds = rounds;
+                limits.group_lanes = lanes;
+                limits.blocks = blocks;
+                CAPTURE(name);
+                CAPTURE(factor);
+                CAPTURE(rounds);
+                CAPTURE(lanes);
+                CAPTURE(blocks);
+                std::vector<double> ms;
+                result<std::uint32_t> r;
+                detail::delta_stepping_configured(a, s, o, limits);  // warm-up
+                for (int run = 0; run < 3; ++run) {
+                  r = detail::delta_stepping_configured(a, s, o, limits);
+                  ms.push_back(r.stats.milliseconds);
+                }
+                CHECK(verify(g, s, want.distances, r) == "");
+                std::sort(ms.begin(), ms.end());
+                std::printf("%-16s src %-8u delta %9.4g x%g rounds %-3u lanes %u blocks %-3u "
+                            "%9.3f ms  steps %7llu  buckets %6llu  device buckets %6llu  "
+                            "work %6.2f\n",
+                            name.c_str(), s, r.stats.delta, factor, rounds, lanes, blocks, ms[1],
+                            (unsigned long long)r.stats.iterations,
+                            (unsigned long long)r.stats.buckets,
+                            (unsigned long long)r.stats.device_loop_buckets,
+                            double(r.stats.vertices_relaxed) / double(reached));
+                std::fflush(stdout);
+              }
+      }
+    };
+    sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
+    for (const char* file : {"USA-road-d.NY.gr.gz", "mdual.mtx.gz", "cnr-2000.el.gz",
+                             "soc-Slashdot0902.txt.gz"}) {
+      const std::string path = tropic::testing::find_data(file);
+      if (path.empty()) continue;
+      sweep(file, read_graph<std::uint32_t>(path));  // the bench's weights for the file
+    }
   }
 
   TEST_CASE("the shared real graphs: reference answers") {

@@ -15,6 +15,7 @@
 #include "operator_spec.hpp"
 #include "random_graphs.hpp"
 #include "tropic/device_loop.hpp"
+#include "tropic/error.hpp"
 #include "tropic/generate.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
@@ -95,8 +96,22 @@ void check_closure(const csr<W>& g, std::uint64_t seed, int rounds) {
     const unsigned long long size = frontier.size();
     TROPIC_CUDA_CHECK(cudaMemcpyAsync(B.count(), &size, sizeof size, cudaMemcpyHostToDevice, stream));
     range_on_device.upload(&range, 1);
+    // Local rounds: none (level-synchronous), one, a few, the default, until dry; the queue from
+    // one pair (nearly everything spills to the next step) to full.
+    closure_limits limits;
+    const unsigned rounds_choice[] = {0u, 1u, 3u, tuning::closure_local_rounds, ~0u};
+    const unsigned queue_choice[] = {1u, 7u, 64u, tuning::closure_queue_items};
+    limits.local_rounds = rounds_choice[rng.below(5)];
+    limits.queue_items = queue_choice[rng.below(4)];
+    const unsigned lanes_choice[] = {0u, 1u, 2u, 4u, 8u, 32u};
+    limits.group_lanes = lanes_choice[rng.below(6)];
+    limits.blocks = rng.chance(0.5) ? 0u : unsigned(rng.between(1, 600));
+    CAPTURE(limits.local_rounds);
+    CAPTURE(limits.queue_items);
+    CAPTURE(limits.group_lanes);
+    CAPTURE(limits.blocks);
     const matrix_operand<W> op{&a, part, &split};
-    vxm_closure(w, min_plus<W>{}, B, op, ctx, spare, range_on_device.data());
+    vxm_closure(w, min_plus<W>{}, B, op, ctx, spare, range_on_device.data(), limits);
 
     const std::vector<W> got = w.to_host();
     const std::vector<W> want = host_closure(g, w0, frontier, part, delta, range);
@@ -126,6 +141,31 @@ TEST_SUITE("operators") {
     // over many times, and the closure called again and again on one context.
     INFO("grid 80 x 80");
     check_closure(generate<W>("grid:80:80", 3), 4200, 6);
+  }
+
+  TEST_CASE("vxm_closure: a queue size or group outside its range is an error") {
+    TROPIC_REQUIRE_GPU();
+    cuda_stream stream;
+    gpu_context ctx(stream);
+    const csr<std::uint32_t> g = generate<std::uint32_t>("grid:8:8", 1);
+    device_matrix<std::uint32_t> a(g, upload_options{}, stream);
+    device_worklist B(g.n, stream), spare(g.n, stream);
+    dense_vector<std::uint32_t> w(g.n, stream);
+    device_buffer<value_range<std::uint32_t>> r(1, stream);
+    for (unsigned items : {0u, tuning::closure_queue_items + 1}) {
+      closure_limits limits;
+      limits.queue_items = items;
+      CHECK_THROWS_AS(vxm_closure(w, min_plus<std::uint32_t>{}, B, all_of(a), ctx, spare,
+                                  r.data(), limits),
+                      error);
+    }
+    for (unsigned lanes : {3u, 16u, 64u}) {
+      closure_limits limits;
+      limits.group_lanes = lanes;
+      CHECK_THROWS_AS(vxm_closure(w, min_plus<std::uint32_t>{}, B, all_of(a), ctx, spare,
+                                  r.data(), limits),
+                      error);
+    }
   }
 
   TEST_CASE("vxm_closure: an empty frontier changes nothing") {

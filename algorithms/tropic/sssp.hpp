@@ -53,7 +53,8 @@ enum class loop_control { automatic, host, device };
 struct options {
   tropic::algorithm algorithm = tropic::algorithm::automatic;
   tropic::loop_control loop = tropic::loop_control::automatic;
-  double delta = 0;        // bucket width; 0 = automatic (see choose_delta), inf = one bucket
+  double delta = 0;        // bucket width; inf = one bucket; 0 = automatic: choose_delta
+                           // (delta_stepping: twice it, algorithms/delta_stepping.cu)
   bool parents = false;    // also compute a shortest-path tree
   int device = 0;          // CUDA device ordinal for GPU algorithms
   bool verbose = false;

@@ -104,9 +104,22 @@ void vxm(dense_vector<W>& w, S semiring, device_worklist& in, const matrix_opera
 // set grids' and roads' times, bench/RESULTS.md). Each index whose w decreased into the range is
 // pushed once more, with its final value, before the closure ends. Drains `in`; `spare`, an
 // empty worklist of the same capacity, holds every other step's frontier and ends empty.
+//
+// Inside a step, each block pushes the rows it improved itself, for up to limits.local_rounds
+// rounds of a shared-memory queue of limits.queue_items entries, before the grid barrier (see
+// closure_limits): a row then costs its own loads, not a barrier and a global frontier. Zero
+// rounds is the level-synchronous closure, one frontier per grid barrier.
+struct closure_limits {
+  unsigned local_rounds = tuning::closure_local_rounds;  // any; ~0u: until the queue runs dry
+  unsigned queue_items = tuning::closure_queue_items;    // 1 .. tuning::closure_queue_items
+  unsigned group_lanes = 0;  // lanes per row: 1, 2, 4, 8, 32, or 0: from the mean row length
+  unsigned blocks = 0;       // 0: tuning::device_loop_blocks; capped at the resident blocks
+};
+
 template <class S, class W = typename S::value_type>
 void vxm_closure(dense_vector<W>& w, S semiring, device_worklist& in, const matrix_operand<W>& a,
-                 gpu_context& ctx, device_worklist& spare, const value_range<W>* range);
+                 gpu_context& ctx, device_worklist& spare, const value_range<W>* range,
+                 closure_limits limits = {});
 
 // *out = min{ in[i] : in[i] >= *above } (infinity<W>() if none): the next non-empty bucket.
 template <class W>

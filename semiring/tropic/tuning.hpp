@@ -47,4 +47,17 @@ inline constexpr unsigned device_loop_small_steps = 8;
 // Every block of every step joins the last-block epilogue, so a grid larger than the work only
 // adds to the step's latency (bench/RESULTS.md: 1056 blocks gave ~10 µs per step on grid-4M).
 inline constexpr unsigned device_loop_blocks = 132 * 1;
+// The light closure's local rounds (vxm_closure, semiring/device_loop.cuh): each block keeps what
+// it improved in a shared-memory queue of closure_queue_items rows (vertex, value, bounds), pushes
+// those rows itself for up to closure_local_rounds rounds before the grid barrier; the rest goes
+// to the next global step. From the sweep in test/test_delta_stepping.cu ("closure sweep",
+// H100, 2026-11-23; grid 2048^2, USA-road-NY, mdual, cnr-2000, Slashdot, two sources each):
+// 0 rounds (level-synchronous, one grid barrier per light step) took grid 33.7 / 28.7 ms and
+// NY 9.8 / 7.7 at the heuristic's Δ; 16 rounds at twice that Δ 18.8 / 16.0 and 5.3 / 4.4,
+// the best geometric mean over the graphs (1.12 of each graph's best; 32 rounds 1.15, 64
+// 1.16). More rounds let a block run ahead on values that later fall (grid work 2.2 -> 2.3,
+// mdual 2.7 -> 2.9 at twice Δ). Lanes per row (1, 2, 4 or by mean degree) and 132 or 264
+// blocks were within a few percent of each other: the mean-degree rule and 132 stay.
+inline constexpr unsigned closure_queue_items = 512;
+inline constexpr unsigned closure_local_rounds = 16;
 }  // namespace tropic::tuning

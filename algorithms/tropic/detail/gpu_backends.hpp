@@ -6,6 +6,7 @@
 
 namespace tropic {
 enum class load_balance;  // semiring/tropic/operators.hpp
+struct closure_limits;    // semiring/tropic/device_loop.hpp
 }  // namespace tropic
 
 namespace tropic::detail {
@@ -14,6 +15,11 @@ namespace tropic::detail {
 // same with delta = infinity).
 template <class W>
 result<W> delta_stepping_sssp(const device_matrix<W>& a, vertex source, const options& opts);
+// ... with the light closure's local rounds and queue given (the sweep in
+// test/test_delta_stepping.cu); delta_stepping_sssp passes the tuning.hpp defaults.
+template <class W>
+result<W> delta_stepping_configured(const device_matrix<W>& a, vertex source, const options& opts,
+                                    const closure_limits& closure);
 
 // algorithms/adds.cu: asynchronous dynamic delta-stepping (Wang et al., PPoPP'21).
 template <class W>
