@@ -91,8 +91,13 @@ struct bucket_bounds {
 // USA-road-NY 7.7 / 5.3 / 4.4 and 5.4 / 4.4 / 3.6; mdual 1.41 / 1.53 / 1.89 and 1.41 / 1.54 /
 // 1.73; cnr-2000 (2nd source) 5.1 / 5.5 / 5.6; Slashdot flat; kron:20 (host-driven) 4.8 / 4.4
 // / 4.5 (x1 r64). x2 has the best geometric mean over the graphs (1.12 of each graph's best,
-// against 1.15 for x1); x4 wins roads but loses meshes and web graphs.
+// against 1.15 for x1); x4 wins roads but loses meshes and web graphs. Not for dense
+// power-law graphs, whose few wide buckets are host-driven passes: the full bench (run 6,
+// x2 everywhere) had kron-22 10.8 -> 15.5 ms on one source and kron-24 63 -> 77 ms, against
+// cnr-2000 (mean degree 9.6) 5.7 -> 4.5 and Slashdot (10.6) 1.8 -> 1.6. Hence x2 only below a
+// mean degree of 16 (Kronecker graphs: ~30).
 constexpr double automatic_delta_factor = 2;
+constexpr double automatic_delta_max_degree = 16;
 
 // The device-driven loop's state, read and written by the operators on the device.
 template <class W>
@@ -186,8 +191,9 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   const bool bellman_ford = opts.algorithm == algorithm::bellman_ford;
   cuda_stream stream;
   gpu_context ctx(stream);
-  const double delta = opts.delta > 0 ? opts.delta
-                                      : automatic_delta_factor * choose_delta(A.stats());
+  const double factor = A.stats().avg_degree < automatic_delta_max_degree ? automatic_delta_factor
+                                                                         : 1.0;
+  const double delta = opts.delta > 0 ? opts.delta : factor * choose_delta(A.stats());
   const bucket_bounds<W> buckets(bellman_ford ? std::numeric_limits<double>::infinity() : delta);
   const min_plus<W> min_plus_semiring;
   descriptor desc;  // push/pull chosen per call from the frontier size

@@ -104,17 +104,21 @@ __global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_ar
       if (slot < capacity) queue[out][slot] = item;
       else list_once(item.v, c.stamps, stamp, next, next_count);
     };
-    // Push one row, Group lanes, its value `now` loaded with the row's first arcs. Latency
-    // first (a round waits for its slowest row; a grid's rows have 4 arcs): no cheap filter
-    // load before each atomic (two round trips where one does), and each target's row bounds
-    // loaded alongside its atomic, so an improved target is pushed without loading them later.
-    // Per hop: the arcs, then the atomic, against five dependent loads and atomics in push_rows.
+    // Push one row, Group lanes, its value `now` loaded with the row's first arcs. In the local
+    // rounds latency comes first (a round waits for its slowest row; a grid's rows have 4
+    // arcs): no cheap filter load before each atomic (two round trips where one does), and each
+    // target's row bounds loaded alongside its atomic, so an improved target is pushed without
+    // loading them later -- per hop the arcs, then the atomic, against five dependent loads and
+    // atomics in push_rows. The global frontier, which can hold millions of rows, keeps the
+    // filter: most of its candidates do not improve (bench run 6, without it and without
+    // closure_limits::local_frontier: uniform-4M 28.6 ms against 13.0 in run 5).
     // A row whose vertex has fallen below item.x since it was queued is dropped (superseded).
-    auto push = [&](const closure_item<W>& item, W now) {
+    auto push = [&](const closure_item<W>& item, W now, bool filter) {
       for (arc_index arc = item.first + lane; arc < item.last; arc += Group) {
         const vertex v = c.a.columns[arc];
         const W x = S::mul(item.x, c.a.weights[arc]);
         if (now < item.x) return;
+        if (filter && !(x < c.w[v])) continue;
         const arc_index first = c.ranges.first(v), last = c.ranges.last(v);
         const W old = S::atomic_add(&c.w[v], x);
         if (x < old && in_range(x, range)) hold({v, x, first, last});
@@ -129,7 +133,7 @@ __global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_ar
       const closure_item<W> item{u, c.w[u], c.ranges.first(u), c.ranges.last(u)};
       if (c.arcs_scanned && lane == 0 && item.last > item.first)
         atomicAdd(c.arcs_scanned, item.last - item.first);
-      push(item, item.x);
+      push(item, item.x, true);
     }
     frontier_rows += size;
     for (unsigned round = 0;; ++round) {
@@ -140,7 +144,9 @@ __global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_ar
       out ^= 1;
       if (threadIdx.x == 0) queued[out] = 0;
       __syncthreads();  // every thread has read queued[in] and sees queued[out] == 0
-      if (round == c.limits.local_rounds) {  // enough: the rest waits for the next step
+      // Enough rounds, or a frontier wide enough to fill the GPU by itself (local rounds would
+      // only push rows before their values settle): the rest waits for the next step.
+      if (round == c.limits.local_rounds || size > c.limits.local_frontier) {
         for (unsigned k = threadIdx.x; k < filled; k += blockDim.x)
           list_once(queue[in][k].v, c.stamps, stamp, next, next_count);
         break;
@@ -153,7 +159,7 @@ __global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_ar
           if (c.arcs_scanned && item.last > item.first)
             atomicAdd(c.arcs_scanned, item.last - item.first);
         }
-        push(item, now);
+        push(item, now, false);
       }
     }
     cooperative_groups::this_grid().sync();

@@ -106,10 +106,12 @@ void check_closure(const csr<W>& g, std::uint64_t seed, int rounds) {
     const unsigned lanes_choice[] = {0u, 1u, 2u, 4u, 8u, 32u};
     limits.group_lanes = lanes_choice[rng.below(6)];
     limits.blocks = rng.chance(0.5) ? 0u : unsigned(rng.between(1, 600));
+    if (rng.chance(0.3)) limits.local_frontier = rng.below(40);  // wide frontiers spill at once
     CAPTURE(limits.local_rounds);
     CAPTURE(limits.queue_items);
     CAPTURE(limits.group_lanes);
     CAPTURE(limits.blocks);
+    CAPTURE(limits.local_frontier);
     const matrix_operand<W> op{&a, part, &split};
     vxm_closure(w, min_plus<W>{}, B, op, ctx, spare, range_on_device.data(), limits);
 

@@ -112,6 +112,10 @@ void vxm(dense_vector<W>& w, S semiring, device_worklist& in, const matrix_opera
 struct closure_limits {
   unsigned local_rounds = tuning::closure_local_rounds;  // any; ~0u: until the queue runs dry
   unsigned queue_items = tuning::closure_queue_items;    // 1 .. tuning::closure_queue_items
+  // Local rounds only after a global frontier of at most this many rows: a wider one has the
+  // parallelism already, and rounds after it push rows before their values settle (bench run
+  // 6, without this limit: uniform-4M pushed 4.0 rows per vertex instead of 2.3).
+  std::size_t local_frontier = tuning::closure_local_frontier;
   unsigned group_lanes = 0;  // lanes per row: 1, 2, 4, 8, 32, or 0: from the mean row length
   unsigned blocks = 0;       // 0: tuning::device_loop_blocks; capped at the resident blocks
 };

@@ -60,4 +60,6 @@ inline constexpr unsigned device_loop_blocks = 132 * 1;
 // blocks were within a few percent of each other: the mean-degree rule and 132 stay.
 inline constexpr unsigned closure_queue_items = 512;
 inline constexpr unsigned closure_local_rounds = 16;
+// ... and only after a global frontier of at most one row per thread of the closure's grid.
+inline constexpr std::size_t closure_local_frontier = 132 * 256;
 }  // namespace tropic::tuning
