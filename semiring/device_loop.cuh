@@ -44,11 +44,11 @@ struct at_or_above_or_identity {
 //
 // Local rounds: a long, thin search (a grid's wavefront, ~1,000 rows a step) spends a step's
 // time in its chain of dependent loads and the barrier, not in bandwidth (~5 µs a step,
-// bench/RESULTS.md run 5). So what a block improves during a step goes to a queue in its shared
-// memory, as (vertex, value, row bounds), and the block pushes those rows itself, round after round
-// with only a block barrier between them, until its queue runs dry or `local_rounds` rounds have
-// passed; then the rest, and whatever did not fit the queue, is listed for step k + 1 (once per
-// stamp). Correctness needs no order: the fixed point of min-plus relaxation inside the range is
+// bench/RESULTS.md run 5). So what a block improves during a step goes to a queue in its
+// shared memory, as (vertex, value, row bounds), and the block pushes those rows itself, round
+// after round with only a block barrier between them, until its queue runs dry or
+// `local_rounds` rounds have passed; then the rest, and whatever did not fit the queue, is
+// listed for step k + 1 (once per stamp). Correctness needs no order: the fixed point of min-plus relaxation inside the range is
 // the same whichever block pushes a row when, as long as every index is pushed after its last
 // decrease (the improver holds it: in its queue, or listed for the next step, which reads w).
 // A queued row whose w has fallen below its value since is dropped: that fall was made by a
