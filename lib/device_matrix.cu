@@ -114,7 +114,14 @@ std::size_t device_matrix<W>::bytes_needed(vertex n, arc_index arcs, bool transp
 template <class W>
 device_matrix<W>::device_matrix(const csr<W>& g, const upload_options& opts, cudaStream_t stream)
     : n_(g.n), arcs_(g.arcs()), stats_(compute_stats(g)), stream_(stream) {
-  const bool build_transpose = opts.transpose && !stats_.symmetric;
+  bool build_transpose = opts.transpose != transpose_policy::none && !stats_.symmetric;
+  if (build_transpose && opts.transpose == transpose_policy::if_fits) {
+    const std::size_t free_b = device_memory_info().first;
+    const std::size_t want = bytes_needed(n_, arcs_, true) +
+                             std::size_t(n_) * transpose_headroom_per_vertex +
+                             (std::size_t(256) << 20);  // require_device_memory's reserve
+    build_transpose = want <= free_b;
+  }
   require_device_memory(bytes_needed(n_, arcs_, build_transpose),
                         "a " + std::to_string(n_) + "-vertex, " + std::to_string(arcs_) +
                             "-arc " + weight_type_name<W>() + " matrix" +
@@ -192,8 +199,8 @@ csr_view<W> device_matrix<W>::transpose_view() const {
   if (stats_.symmetric) return view();
   if (t_columns_.size() == 0 && arcs_ > 0)
     throw error(error_code::invalid_value,
-                "the matrix was uploaded without its transpose (upload_options.transpose) and is "
-                "not symmetric, so pull (A' x) is not available");
+                "the matrix was uploaded without its transpose (upload_options.transpose was none, or "
+                "if_fits and it did not fit) and is not symmetric, so pull (A' x) is not available");
   if (t_row_offsets_.size() == 0) return view();  // no arcs: A' = A = empty
   return {n_, arcs_, t_row_offsets_.data(), t_columns_.data(), t_weights_.data(), nullptr,
           t_max_row_length_};

@@ -229,7 +229,8 @@ TEST_SUITE("baselines") {
         if (want.distances[u] != infinity<W>()) reached_arcs += g.degree(u);
       for (bool transpose : {false, true}) {
         CAPTURE(transpose);
-        const device_matrix<W> a(g, upload_options{transpose});
+        const device_matrix<W> a(
+            g, upload_options{transpose ? transpose_policy::required : transpose_policy::none});
         for (algorithm algo : baselines) {
           // DA2CF takes three host round trips per distinct distance: with float weights almost
           // every vertex has its own (~20k here, seconds); integer weights give a few hundred.

@@ -332,7 +332,8 @@ TEST_SUITE("edge_wise") {
       const result<W> want = dijkstra(g, 1, false);
       for (bool transpose : {false, true}) {
         CAPTURE(transpose);
-        const device_matrix<W> a(g, upload_options{transpose});
+        const device_matrix<W> a(
+            g, upload_options{transpose ? transpose_policy::required : transpose_policy::none});
         const auto got = sssp(a, 1, edge_wise_options());
         CHECK(verify(g, 1, want.distances, got) == "");
         check_sweeps(got, g.arcs());

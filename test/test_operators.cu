@@ -105,7 +105,7 @@ void check_vxm_mxv(const csr<W>& g, std::uint64_t seed, bool exact) {
   const double inf_share = S::is_min_monoid ? 1.0 : 0.0;
   cuda_stream stream;
   gpu_context ctx(stream);
-  device_matrix<W> a(g, upload_options{true}, stream);
+  device_matrix<W> a(g, upload_options{transpose_policy::required}, stream);
   const vertex n = g.n;
   const double delta = double(rng.between(0, 40));
   light_heavy_split<W> split(a, delta, ctx);
@@ -218,7 +218,7 @@ TEST_SUITE("operators") {
     }
   }
 
-  TEST_CASE("device_matrix: the longest row of A and of A' (the pull's kernel choice)") {
+  TEST_CASE("device_matrix: transpose policies, the longest rows of A and A' (the pull's choice)") {
     TROPIC_REQUIRE_GPU();
     // Out-degrees 3, 1, 0, 1; in-degrees 0, 1, 3, 1 (vertex 2 from 0, 1 and 3).
     csr<std::uint32_t> g;
@@ -227,20 +227,30 @@ TEST_SUITE("operators") {
     g.columns = {1, 2, 3, 2, 2};
     g.weights = {5, 1, 2, 7, 3};
     cuda_stream stream;
-    const device_matrix<std::uint32_t> a(g, upload_options{true}, stream);
+    const device_matrix<std::uint32_t> a(g, upload_options{transpose_policy::required}, stream);
     CHECK(a.view().max_row_length == arc_index(3));
     CHECK(a.transpose_view().max_row_length == arc_index(3));  // vertex 2: from 0, 1 and 3
-    const device_matrix<std::uint32_t> no_t(g, upload_options{false}, stream);
+    const device_matrix<std::uint32_t> no_t(g, upload_options{transpose_policy::none}, stream);
     CHECK(no_t.view().max_row_length == arc_index(3));
+    CHECK_FALSE(no_t.has_transpose());
+    CHECK_THROWS_AS(no_t.transpose_view(), error);
+    // The default builds A' when it fits (it does here): same in-degrees, twice the arcs' bytes.
+    const device_matrix<std::uint32_t> fits(g, upload_options{}, stream);
+    CHECK(fits.has_transpose());
+    CHECK(fits.transpose_view().max_row_length == arc_index(3));
+    CHECK(fits.device_bytes() > no_t.device_bytes());
     // A symmetric matrix is its own transpose.
     csr<std::uint32_t> s;
     s.n = 3;
     s.row_offsets = {0, 2, 3, 4};
     s.columns = {1, 2, 0, 0};
     s.weights = {4, 6, 4, 6};
-    const device_matrix<std::uint32_t> sym(s, upload_options{true}, stream);
+    const device_matrix<std::uint32_t> sym(s, upload_options{transpose_policy::required}, stream);
     CHECK(sym.view().max_row_length == arc_index(2));
     CHECK(sym.transpose_view().max_row_length == arc_index(2));
+    CHECK(sym.device_bytes() ==
+          device_matrix<std::uint32_t>(s, upload_options{transpose_policy::none}, stream)
+              .device_bytes());  // nothing extra for a symmetric matrix
   }
 
   TEST_CASE_TEMPLATE("min-plus vxm / mxv with a vertex of degree 100k", W, std::uint32_t, float) {

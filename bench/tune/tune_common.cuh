@@ -137,7 +137,7 @@ struct spmv_problem {
   explicit spmv_problem(const std::string& spec)
       : graph(generate<float>(spec, 1)),
         ctx(stream),
-        matrix(graph, upload_options{false}, stream),
+        matrix(graph, upload_options{transpose_policy::none}, stream),
         view(matrix.view()),
         n(view.n),
         x(n, stream),

@@ -41,9 +41,24 @@ struct arc_ranges {
   const arc_index* last = nullptr;
 };
 
-struct upload_options {
-  bool transpose = false;  // also build A' (needed for pull on a non-symmetric matrix)
+// Whether the upload also builds A' (rows = in-arcs of A), which the pull direction needs on a
+// matrix that is not symmetric (a symmetric A is its own transpose). Without it every
+// vxm pushes: fine for thin frontiers, 3-9x slower for frontiers of a fifth of the vertices
+// and more (bench/RESULTS.md, run 8).
+enum class transpose_policy {
+  none,      // push only; the smallest footprint
+  if_fits,   // build A' when A, A' and the build's scratch fit with room left for a solve's
+             // vectors (transpose_headroom_per_vertex); else push only, silently
+  required,  // build A' or throw out_of_memory naming the bytes
 };
+
+struct upload_options {
+  transpose_policy transpose = transpose_policy::if_fits;
+};
+
+// Device bytes per vertex that transpose_policy::if_fits leaves free for a solve's dense vectors
+// and worklists (delta-stepping holds ~10 arrays of n words).
+inline constexpr std::size_t transpose_headroom_per_vertex = 96;
 
 template <class W>
 class device_matrix {
