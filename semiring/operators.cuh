@@ -335,12 +335,14 @@ struct pull_block_record {
 // for q < count, the identity where live(q) is false (an arc outside its row's part, or of a
 // masked-out row: never read) or u has no entry. Coalesced columns and weights first, then the
 // gathers of u: Items independent loads per thread in flight, which is what an SpMV's time is.
+// Returns how many arcs this thread read (the statistics' arcs scanned).
 template <class S, class W, int Threads, int Items, class Live>
-__device__ __forceinline__ void tile_products(const csr_view<W>& a, arc_index first, int count,
-                                              const W* u, W* product, Live live) {
+__device__ __forceinline__ unsigned tile_products(const csr_view<W>& a, arc_index first,
+                                                  int count, const W* u, W* product, Live live) {
   vertex col[Items];
   W weight[Items];
   bool on[Items];
+  unsigned read = 0;
 #pragma unroll
   for (int c = 0; c < Items; ++c) {
     const int q = c * Threads + int(threadIdx.x);
@@ -348,6 +350,7 @@ __device__ __forceinline__ void tile_products(const csr_view<W>& a, arc_index fi
     if (on[c]) {
       col[c] = a.columns[first + q];
       weight[c] = a.weights[first + q];
+      ++read;
     }
   }
 #pragma unroll
@@ -361,6 +364,20 @@ __device__ __forceinline__ void tile_products(const csr_view<W>& a, arc_index fi
     }
     product[q] = x;
   }
+  return read;
+}
+
+// Adds each thread's `read` arcs to *arcs_scanned: one shared atomic per thread, one global
+// atomic per block (a pull's blocks are many; one counter for all of them would serialise).
+// Every thread of the block calls it.
+__device__ __forceinline__ void add_block_arcs(unsigned long long* arcs_scanned,
+                                               unsigned long long read) {
+  __shared__ unsigned long long block_read;
+  if (threadIdx.x == 0) block_read = 0;
+  __syncthreads();
+  if (read) atomicAdd(&block_read, read);
+  __syncthreads();
+  if (threadIdx.x == 0 && block_read) atomicAdd(arcs_scanned, block_read);
 }
 
 template <class S, class W, int Threads, int Items>
@@ -368,7 +385,7 @@ __global__ void __launch_bounds__(Threads)
 pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
                 accumulator accum, std::uint32_t* stamps, std::uint32_t stamp, vertex* improved,
                 unsigned long long* improved_count, value_range<W> range, arc_index block_items,
-                pull_block_record<W>* records) {
+                pull_block_record<W>* records, unsigned long long* arcs_scanned) {
   constexpr int tile_items = Threads * Items;
   using scan_t = cub::BlockScan<pull_carry<W>, Threads>;
   // row_end[k]: the end of row i + k relative to the tile's first arc j (exact for the rows
@@ -410,6 +427,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
   const bool head_split = i < n && offsets[i] < j;  // the row began in an earlier block
 
   pull_running_carry<S, W> running{{i, S::identity()}};
+  unsigned long long read = 0;  // arcs this thread loaded
   for (arc_index d = begin; d < end; d += tile_items) {
     const int len = int(std::min<arc_index>(tile_items, end - d));
 
@@ -441,7 +459,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
     // q < row_end[k]; row m's end lies past the tile) is allowed by the mask and the arc lies
     // in the row's part.
     const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none;
-    tile_products<S, W, Threads, Items>(a, j, arcs, u, product, [&](int q) {
+    read += tile_products<S, W, Threads, Items>(a, j, arcs, u, product, [&](int q) {
       if (!check_rows) return true;
       int k_lo = 0, k_hi = m;
       while (k_lo < k_hi) {
@@ -526,6 +544,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
     record.carry_value = running.total.value;
     records[blockIdx.x] = record;
   }
+  if (arcs_scanned) add_block_arcs(arcs_scanned, read);
 }
 
 // The rows that began in an earlier block, a warp each: the row open at block b's start began
@@ -580,15 +599,17 @@ __global__ void __launch_bounds__(tuning::pull_group_threads)
 pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
                    accumulator accum, unsigned group_log2, std::uint32_t* stamps,
                    std::uint32_t stamp, vertex* improved, unsigned long long* improved_count,
-                   value_range<W> range) {
+                   value_range<W> range, unsigned long long* arcs_scanned) {
   const unsigned group = 1u << group_log2;
   const std::uint64_t thread = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint64_t row = thread >> group_log2;
   const unsigned lane = unsigned(thread) & (group - 1);
   const bool live = row < a.n && mask_allows(mask, vertex(row));
   W acc = S::identity();
+  unsigned long long read = 0;  // arcs of the row (the group's first lane counts them)
   if (live) {
     const arc_index first = ranges.first(vertex(row)), last = ranges.last(vertex(row));
+    if (lane == 0 && last > first) read = last - first;
     for (arc_index run = first + lane; run < last; run += arc_index(Items) * group) {
       vertex col[Items];
       W weight[Items];
@@ -614,6 +635,7 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
     acc = S::add(acc, __shfl_down_sync(0xffffffffu, acc, int(s), int(group)));
   if (live && lane == 0)
     pull_write<S>(w, vertex(row), acc, accum, stamps, stamp, improved, improved_count, range);
+  if (arcs_scanned) add_block_arcs(arcs_scanned, read);
 }
 
 template <class W>
@@ -813,7 +835,7 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
     const std::uint64_t grid = ((std::uint64_t(n) << log2) + threads - 1) / threads;
     pull_group_per_row<S, W, tuning::pull_group_items><<<unsigned(grid), threads, 0, s>>>(
         view, ranges, u, w.data(), mask, accum, log2, stamps, stamp, list, count,
-        improved_range);
+        improved_range, ctx.arcs_scanned());
     check_launch();
   } else if (total > 0) {
     constexpr int threads = Policy::threads, items = Policy::items;
@@ -844,7 +866,7 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
         ctx.pull_blocks(std::size_t(grid) * sizeof(pull_block_record<W>)));
     pull_merge_path<S, W, threads, items><<<unsigned(grid), threads, 0, s>>>(
         view, ranges, u, w.data(), mask, accum, stamps, stamp, list, count, improved_range,
-        block_items, records);
+        block_items, records, ctx.arcs_scanned());
     check_launch();
     if (grid > 1) {  // block 0 starts at row 0: a single block leaves no row to finish
       pull_fixup<S><<<blocks_for(std::size_t(grid) * 32), tuning::block_threads, 0, s>>>(
@@ -900,7 +922,15 @@ void push_dispatch(dense_vector<W>& w, const mask_view<W>& mask, const csr_view<
       TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, scan_bytes, lengths, scan, k + 1, s));
       constexpr int threads = tuning::push_threads, items = tuning::push_items_per_thread;
       // Enough blocks to fill the device for big frontiers; a few for small ones (grid-stride).
-      const std::size_t estimate = k * std::max<std::size_t>(1, view.n ? view.arcs / view.n : 1);
+      // The arcs are counted on the device (scan[k]), so the host sizes the grid for the worst
+      // case, k rows of the longest length: a frontier of a few hubs then gets the whole device,
+      // not the blocks of k average rows (Slashdot: ~100 rows with hubs among them pushed in
+      // 70 µs on 3 blocks; kron-22: a 13k-row frontier of hubs 0.68 ms on 390 blocks, H100,
+      // ncu, 2026-11-23). Idle blocks cost their launch, a few µs at most.
+      const std::size_t longest =
+          view.max_row_length > 0 ? std::size_t(view.max_row_length)
+                                  : std::max<std::size_t>(1, view.n ? view.arcs / view.n : 1);
+      const std::size_t estimate = std::min<std::size_t>(k * longest, view.arcs);
       const unsigned blocks = static_cast<unsigned>(std::clamp<std::size_t>(
           (estimate + threads * items - 1) / (threads * items), 1, tuning::push_max_blocks));
       push_merge_path<S, W, threads, items><<<blocks, threads, 0, s>>>(

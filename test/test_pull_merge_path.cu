@@ -104,6 +104,7 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
       d.pull = method;
       const matrix_operand<W> op{&a, part, &split};
       const value_range<W> range{W(0), W(30)};
+      const std::uint64_t scanned_before = ctx.read_arcs_scanned();
       detail::pull_dispatch<S, W, Policy>(w, mv, accum, a.view(),
                                           detail::ranges_of(a.view(), op, false), u.data(), d,
                                           ctx, &improved, range, nullptr, block_items,
@@ -119,6 +120,13 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
           break;
         }
       }
+      // The statistics' arcs scanned: the part's arcs of every row the mask allows.
+      std::uint64_t want_scanned = 0;
+      for (vertex i = 0; i < n; ++i)
+        if (spec::mask_allows(&m, kind, complement, i))
+          for (arc_index e = g.row_offsets[i]; e < g.row_offsets[i + 1]; ++e)
+            want_scanned += spec::in_part(g.weights[e], part, W(delta)) ? 1 : 0;
+      CHECK(ctx.read_arcs_scanned() - scanned_before == want_scanned);
       if (S::is_min_monoid) {  // each strictly decreased entry now in [0, 30), once
         std::vector<vertex> listed = improved.indices_to_host();
         std::sort(listed.begin(), listed.end());

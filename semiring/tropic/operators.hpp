@@ -61,10 +61,15 @@ struct descriptor {
   load_balance balance = load_balance::automatic;  // push
   pull_method pull = pull_method::automatic;
   // automatic direction: pull when the input holds more than n / pull_ratio entries and the
-  // matrix offers the needed transpose. Measured on the H100 (bench/RESULTS.md): a push from
-  // 10% of kron-22's vertices costs 0.22 ms and a full pull pass 1-3.6 ms, so pull pays only
-  // for frontiers of about half the vertices.
-  unsigned pull_ratio = 2;
+  // matrix offers the needed transpose (device_matrix builds it when it fits). A push pays an
+  // atomic per arc, a pull reads the whole view once: on the H100 a push from 1.6M of
+  // kron-22's 4.2M vertices took 2.6 ms and from 2.8M of uniform-4M's 1.2-2.4 ms, a pull over
+  // all of uniform-4M 0.27 ms (ncu, 2026-11-23). The sweep in test/test_delta_stepping.cu
+  // ("direction sweep", delta-stepping, two sources each on kron-20/22, uniform-4M, grid-4M,
+  // NY, mdual, cnr-2000, Slashdot, median of 3): geometric mean over the runs of time / each
+  // run's best 1.15 push only, 1.08 at 2, 1.02 at 4, 1.03 at 8, 1.08 at 16, 1.11 at 64;
+  // uniform-4M 13.2 ms push only, 9.6 at 2, 7.7 at 4; kron-22 13.4 / 13.3 / 12.4 (source 0).
+  unsigned pull_ratio = 4;
 };
 
 // Whether a pull over `view` with `desc` runs by a group of lanes per row (else merge path):
