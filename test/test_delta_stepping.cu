@@ -77,7 +77,8 @@ TEST_SUITE("delta_stepping") {
       CAPTURE(g.n);
       const result<W> want = dijkstra(g, 1, false);
       for (bool transpose : {false, true}) {
-        const device_matrix<W> a(g, upload_options{transpose});
+        const device_matrix<W> a(
+            g, upload_options{transpose ? transpose_policy::required : transpose_policy::none});
         for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford})
           for (loop_control loop : {loop_control::automatic, loop_control::device}) {
             options o;
@@ -166,7 +167,7 @@ TEST_SUITE("delta_stepping") {
           CAPTURE(delta);
           CAPTURE(limits.local_rounds);
           CAPTURE(limits.queue_items);
-          const auto got = detail::delta_stepping_configured(a, 2, o, limits);
+          const auto got = detail::delta_stepping_configured(a, 2, o, limits, descriptor{});
           CHECK(verify(g, 2, want.distances, got) == "");
           if (first.empty()) first = got.distances;
           CHECK(got.distances == first);
@@ -222,9 +223,9 @@ TEST_SUITE("delta_stepping") {
                 CAPTURE(blocks);
                 std::vector<double> ms;
                 result<std::uint32_t> r;
-                detail::delta_stepping_configured(a, s, o, limits);  // warm-up
+                detail::delta_stepping_configured(a, s, o, limits, descriptor{});  // warm-up
                 for (int run = 0; run < 3; ++run) {
-                  r = detail::delta_stepping_configured(a, s, o, limits);
+                  r = detail::delta_stepping_configured(a, s, o, limits, descriptor{});
                   ms.push_back(r.stats.milliseconds);
                 }
                 CHECK(verify(g, s, want.distances, r) == "");
@@ -242,6 +243,60 @@ TEST_SUITE("delta_stepping") {
       }
     };
     sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
+    for (const char* file : {"USA-road-d.NY.gr.gz", "mdual.mtx.gz", "cnr-2000.el.gz",
+                             "soc-Slashdot0902.txt.gz"}) {
+      const std::string path = tropic::testing::find_data(file);
+      if (path.empty()) continue;
+      sweep(file, read_graph<std::uint32_t>(path));  // the bench's weights for the file
+    }
+  }
+
+  // The direction switch of the host-driven steps (descriptor::pull_ratio: pull when the
+  // frontier holds more than n / pull_ratio rows), measured, not a check. On the GPU machine:
+  //   tropic_tests -ts=delta_stepping -tc='*direction sweep*' --no-skip
+  // Generated graphs of the bench (seed 1) and the shared real graphs, two sources each, the
+  // automatic Δ and loop, each answer verified; prints the median of 3 runs after a warm-up,
+  // steps, buckets and vertex work. pull_ratio 0 stands for push only.
+  TEST_CASE("delta_stepping: direction sweep" * doctest::skip()) {
+    TROPIC_REQUIRE_GPU();
+    auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
+      const device_matrix<std::uint32_t> a(g);
+      for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
+        const auto want = dijkstra(g, s, false);
+        std::uint64_t reached = 0;
+        for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
+        if (reached < 1000) continue;  // a source in a small component measures nothing
+        for (unsigned ratio : {0u, 2u, 4u, 8u, 16u, 32u, 64u}) {
+          options o;
+          o.algorithm = algorithm::delta_stepping;
+          descriptor desc;
+          if (ratio == 0)
+            desc.dir = direction::push;
+          else
+            desc.pull_ratio = ratio;
+          CAPTURE(name);
+          CAPTURE(ratio);
+          std::vector<double> ms;
+          result<std::uint32_t> r;
+          detail::delta_stepping_configured(a, s, o, closure_limits{}, desc);  // warm-up
+          for (int run = 0; run < 3; ++run) {
+            r = detail::delta_stepping_configured(a, s, o, closure_limits{}, desc);
+            ms.push_back(r.stats.milliseconds);
+          }
+          CHECK(verify(g, s, want.distances, r) == "");
+          std::sort(ms.begin(), ms.end());
+          std::printf("%-24s src %-8u transpose %d pull_ratio %-3u %9.3f ms  steps %5llu  "
+                      "buckets %4llu  work %6.2f\n",
+                      name.c_str(), s, int(a.has_transpose()), ratio, ms[1],
+                      (unsigned long long)r.stats.iterations,
+                      (unsigned long long)r.stats.buckets,
+                      double(r.stats.vertices_relaxed) / double(reached));
+          std::fflush(stdout);
+        }
+      }
+    };
+    for (const char* spec : {"kron:20:16", "kron:22:16", "uniform:4194304:7", "grid:2048:2048"})
+      sweep(spec, generate<std::uint32_t>(spec, 1));
     for (const char* file : {"USA-road-d.NY.gr.gz", "mdual.mtx.gz", "cnr-2000.el.gz",
                              "soc-Slashdot0902.txt.gz"}) {
       const std::string path = tropic::testing::find_data(file);

@@ -7,6 +7,7 @@
 namespace tropic {
 enum class load_balance;  // semiring/tropic/operators.hpp
 struct closure_limits;    // semiring/tropic/device_loop.hpp
+struct descriptor;        // semiring/tropic/operators.hpp
 }  // namespace tropic
 
 namespace tropic::detail {
@@ -15,11 +16,11 @@ namespace tropic::detail {
 // same with delta = infinity).
 template <class W>
 result<W> delta_stepping_sssp(const device_matrix<W>& a, vertex source, const options& opts);
-// ... with the light closure's local rounds and queue given (the sweep in
-// test/test_delta_stepping.cu); delta_stepping_sssp passes the tuning.hpp defaults.
+// ... with the light closure's limits and the host-driven steps' descriptor (its pull_ratio)
+// given (the sweeps in test/test_delta_stepping.cu); delta_stepping_sssp passes the defaults.
 template <class W>
 result<W> delta_stepping_configured(const device_matrix<W>& a, vertex source, const options& opts,
-                                    const closure_limits& closure);
+                                    const closure_limits& closure, const descriptor& desc);
 
 // algorithms/adds.cu: asynchronous dynamic delta-stepping (Wang et al., PPoPP'21).
 template <class W>
