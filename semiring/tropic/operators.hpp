@@ -69,6 +69,9 @@ struct descriptor {
   // NY, mdual, cnr-2000, Slashdot, median of 3): geometric mean over the runs of time / each
   // run's best 1.15 push only, 1.08 at 2, 1.02 at 4, 1.03 at 8, 1.08 at 16, 1.11 at 64;
   // uniform-4M 13.2 ms push only, 9.6 at 2, 7.7 at 4; kron-22 13.4 / 13.3 / 12.4 (source 0).
+  // Again after the light pull's cheaper part test (operators.cuh): 1.16 push only, 1.09 at 2,
+  // 1.028 at 4, 1.022 at 8, 1.07 at 16 -- 4 and 8 tie; kron-22 13.1 / 11.2 / 10.0 (source 0)
+  // and 12.1 / 9.5 / 10.3 (source 2097169) push only / 4 / 8.
   unsigned pull_ratio = 4;
 };
 
