@@ -78,15 +78,31 @@ struct closure_item {
   arc_index first, last;
 };
 
+// How many rows of a step's global frontier longer than the block each block sets aside (the
+// rest stay with their groups).
+inline constexpr unsigned closure_long_rows = 64;
+
 template <class S, class W, int Group>
 __global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_args<W> c) {
   __shared__ closure_item<W> queue[2][tuning::closure_queue_items];
   __shared__ unsigned queued[2];
+  // Rows of the global frontier longer than the block (hubs: a group of 2 or 4 lanes walks a
+  // 2,700-arc row of a web graph in ~700 trips while the grid waits at its barrier) are set aside
+  // by their group, up to closure_long_rows of them, and pushed by the whole block after the
+  // frontier pass. Rows found in the local rounds stay with their groups: setting them aside
+  // there too, in rounds of the block's groups with barriers between them, cost grids and roads
+  // more than it saved (H100, CLI, median of 9, 2026-11-23: grid-4M 17.3 -> 20.7 ms, cnr-2000
+  // 4.5 -> 6.1; this way 16.8 -> 17.2 and 4.2 -> 3.8, Slashdot 1.57 -> 1.11).
+  __shared__ closure_item<W> long_rows[closure_long_rows];
+  __shared__ unsigned long_count;
   const unsigned capacity = c.limits.queue_items;
   const std::uint32_t first_stamp = *c.device_stamp;
   const value_range<W> range = *c.range;
   const unsigned lane = threadIdx.x % Group;
-  if (threadIdx.x == 0) queued[0] = queued[1] = 0;
+  // The group's lanes within the warp, for agreeing on a row set aside.
+  const unsigned group_mask =
+      (Group == 32 ? ~0u : ((1u << Group) - 1u)) << (threadIdx.x % 32 / Group * Group);
+  if (threadIdx.x == 0) queued[0] = queued[1] = long_count = 0;
   __syncthreads();
   int out = 0;  // the queue the block's improvements go to; queued[out] is 0 when a step starts
   std::uint64_t step = 0, frontier_rows = 0, local_rows = 0;
@@ -113,8 +129,9 @@ __global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_ar
     // filter: most of its candidates do not improve (bench run 6, without it and without
     // closure_limits::local_frontier: uniform-4M 28.6 ms against 13.0 in run 5).
     // A row whose vertex has fallen below item.x since it was queued is dropped (superseded).
-    auto push = [&](const closure_item<W>& item, W now, bool filter) {
-      for (arc_index arc = item.first + lane; arc < item.last; arc += Group) {
+    auto push = [&](const closure_item<W>& item, W now, bool filter, unsigned offset,
+                    unsigned stride) {
+      for (arc_index arc = item.first + offset; arc < item.last; arc += stride) {
         const vertex v = c.a.columns[arc];
         const W x = S::mul(item.x, c.a.weights[arc]);
         if (now < item.x) return;
@@ -133,9 +150,26 @@ __global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_ar
       const closure_item<W> item{u, c.w[u], c.ranges.first(u), c.ranges.last(u)};
       if (c.arcs_scanned && lane == 0 && item.last > item.first)
         atomicAdd(c.arcs_scanned, item.last - item.first);
-      push(item, item.x, true);
+      if (item.last - item.first > blockDim.x) {  // the same test in every lane of the group
+        unsigned slot = 0;
+        if (lane == 0) slot = atomicAdd(&long_count, 1u);
+        slot = __shfl_sync(group_mask, slot, 0, Group);
+        if (slot < closure_long_rows) {
+          if (lane == 0) long_rows[slot] = item;
+          continue;
+        }
+      }
+      push(item, item.x, true, lane, Group);
     }
     frontier_rows += size;
+    __syncthreads();  // the rows set aside are written
+    const unsigned long_rows_set_aside = min(long_count, closure_long_rows);
+    if (long_rows_set_aside > 0) {  // the same in every thread of the block
+      for (unsigned j = 0; j < long_rows_set_aside; ++j)
+        push(long_rows[j], long_rows[j].x, true, threadIdx.x, blockDim.x);
+      __syncthreads();  // every thread has read them and the count
+      if (threadIdx.x == 0) long_count = 0;  // the next write follows the rounds' barriers
+    }
     for (unsigned round = 0;; ++round) {
       __syncthreads();  // the queue's rows are written, the other queue's read
       const unsigned filled = min(queued[out], capacity);
@@ -159,7 +193,7 @@ __global__ void __launch_bounds__(tuning::block_threads) push_closure(closure_ar
           if (c.arcs_scanned && item.last > item.first)
             atomicAdd(c.arcs_scanned, item.last - item.first);
         }
-        push(item, now, false);
+        push(item, now, false, lane, Group);
       }
     }
     cooperative_groups::this_grid().sync();

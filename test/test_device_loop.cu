@@ -154,6 +154,10 @@ TEST_SUITE("operators") {
     // over many times, and the closure called again and again on one context.
     INFO("grid 80 x 80");
     check_closure(generate<W>("grid:80:80", 3), 4200, 6);
+    // Hub rows of hundreds to thousands of arcs, longer than the closure's block: set aside by
+    // their group and pushed by the whole block.
+    INFO("kron 12");
+    check_closure(generate<W>("kron:12:16", 5), 4300, 4);
   }
 
   TEST_CASE("vxm_closure: a queue size or group outside its range is an error") {
