@@ -108,7 +108,8 @@ void vxm(dense_vector<W>& w, S semiring, device_worklist& in, const matrix_opera
 // Inside a step, each block pushes the rows it improved itself, for up to limits.local_rounds
 // rounds of a shared-memory queue of limits.queue_items entries, before the grid barrier (see
 // closure_limits): a row then costs its own loads, not a barrier and a global frontier. Zero
-// rounds is the level-synchronous closure, one frontier per grid barrier.
+// rounds is the level-synchronous closure, one frontier per grid barrier. A row of the global
+// frontier longer than the block (a hub) is pushed by the whole block, not by its group.
 struct closure_limits {
   unsigned local_rounds = tuning::closure_local_rounds;  // any; ~0u: until the queue runs dry
   unsigned queue_items = tuning::closure_queue_items;    // 1 .. tuning::closure_queue_items
