@@ -11,12 +11,13 @@
 //    push) and three per bucket (S, the heavy step's stragglers, the next bucket's lower end);
 //    push or pull and the load-balanced push are chosen per step from the frontier's size. Right
 //    for big frontiers (Kronecker graphs: 5 buckets, 21 steps of millions of arcs).
-//  - device-driven: the same operator calls captured once into a CUDA graph whose conditional
-//    WHILE node over the buckets the GPU evaluates itself (tropic/device_loop.hpp), each bucket's
-//    light loop one closure operator (vxm_closure: a persistent kernel, a grid barrier per
-//    step). Right for long, thin searches (a 2048 x 2048 grid: ~200 buckets, ~5,000 light steps
-//    of a few thousand arcs each, where the host-driven loop spends ~60 µs per step waiting and
-//    a graph node per step ~8 µs, bench/RESULTS.md).
+//  - device-driven: the same loop as one persistent kernel (bucket_loop below), each line a
+//    grid-wide device form of the operator (semiring/device_loop.cuh), the grid kept in step by
+//    grid barriers; each bucket's light loop is the closure (vxm_closure's steps: a grid barrier
+//    per step, local rounds in each block between them). Right for long, thin searches (a 2048 x
+//    2048 grid: ~100 buckets, ~5,000 light steps of a few thousand arcs each, where the
+//    host-driven loop spends ~60 µs per step waiting and a graph node per step ~8 µs,
+//    bench/RESULTS.md).
 //
 // Correctness does not depend on the bucket arithmetic being exact: a heavy arc that lands back
 // in the current bucket (possible only through floating-point rounding of the bucket bounds)
@@ -26,6 +27,9 @@
 #include <limits>
 #include <type_traits>
 
+#include <cooperative_groups.h>
+
+#include "device_loop.cuh"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/device_loop.hpp"
 #include "tropic/operators.hpp"
@@ -99,65 +103,111 @@ struct bucket_bounds {
 constexpr double automatic_delta_factor = 2;
 constexpr double automatic_delta_max_degree = 16;
 
-// The device-driven loop's state, read and written by the operators on the device.
+// The device-driven loop: the bucket loop below, run by one persistent kernel. Each line of the
+// host loop is a grid-wide device operator here (semiring/device_loop.cuh), the grid kept in step
+// by cooperative groups' grid barrier (~1 µs) where the host loop waits for a counter. A bucket
+// then costs one pass over t and a few barriers: 7 µs per bucket, 10.7 µs with a t of 4M
+// entries. The same loop as a CUDA graph of operator calls (select and reduce_min from CUB, a
+// bucket step, the closure; a conditional WHILE node) took 18 and 31.5 µs, ~3.7 ms of grid-4M's
+// 19 ms, and ~0.4 ms per solve to capture and instantiate the graph (H100, 2026-11-24, the
+// chain of the "grid anatomy" case in test/test_delta_stepping.cu).
 template <class W>
-struct bucket_state {
-  value_range<W> range;  // bucket i: [iΔ, (i+1)Δ)
-  W next;                // min{ t[v] : t[v] >= (i+1)Δ }, from reduce_min
-  std::uint64_t index;   // i
-  std::uint64_t buckets;  // buckets processed (statistics)
+struct bucket_loop_args {
+  detail::closure_args<W> light, heavy;  // the same t, worklists and stamps; AL's and AH's rows
+  vertex n;
+  bool has_heavy;
+  bool resume;  // light.lists[0] holds bucket `first`'s frontier already: no select first
+  bucket_bounds<W> buckets;
+  std::uint64_t first;            // i at the start
+  W* next;                        // [3], infinity at the start: one per bucket in turn
+  vertex* S;                      // bucket i's settled vertices for the heavy step
+  unsigned long long* S_count;    // 0 at the start; 0 at the end
+  std::uint32_t* device_stamp;    // the next unused stamp, in and out
+  unsigned long long* statistics;  // [0] += light steps, [1] += rows pushed, [2] += buckets
 };
 
-// The outer loop's last step, on the device: stay in bucket i when the heavy step sent
-// stragglers back into it (float rounding only), else move to the bucket of `next` (skipping
-// empty ones), or stop.
-template <class W>
-__global__ void advance_bucket(bucket_state<W>* s, unsigned long long* stragglers,
-                               bucket_bounds<W> buckets, cudaGraphConditionalHandle more) {
-  ++s->buckets;
-  if (*stragglers) {
-    *stragglers = 0;  // bucket i is selected again, stragglers included
-    cudaGraphSetConditional(more, 1);
-    return;
+template <class W, int Group>
+__global__ void __launch_bounds__(tuning::block_threads) bucket_loop(bucket_loop_args<W> b) {
+  using S = min_plus<W>;
+  __shared__ detail::closure_shared<W> sh;
+  detail::closure_state st;
+  detail::closure_begin(sh, st, *b.device_stamp);
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const W* t = b.light.w;
+  vertex* B = b.light.lists[0];
+  unsigned long long* B_count = b.light.counts[0];
+  std::uint64_t i = b.first, buckets = 0;
+  value_range<W> bucket = b.buckets.range(i);  // [iΔ, (i+1)Δ)
+  bool select_bucket = !b.resume;
+  for (;; ++buckets) {
+    // The slot the next bucket's reduction will use is cleared now: its last readers read it
+    // two buckets ago, and a grid barrier has passed since.
+    if (blockIdx.x == 0 && threadIdx.x == 0) b.next[(buckets + 1) % 3] = infinity<W>();
+    if (select_bucket) {
+      // B = { v : iΔ <= t[v] < (i+1)Δ }
+      detail::grid_select_min(t, b.n, bucket, B, B_count, W(), static_cast<W*>(nullptr));
+      grid.sync();
+    }
+    // while B is not empty: t = min(t, AL' min.+ (t .* B)); B = { v improved, iΔ <= t[v] < (i+1)Δ }
+    detail::closure_steps<S, W, Group>(b.light, sh, bucket, st);
+    if (b.has_heavy) {
+      // S = { v : iΔ <= t[v] < (i+1)Δ }
+      detail::grid_select_min(t, b.n, bucket, b.S, b.S_count, W(), static_cast<W*>(nullptr));
+      grid.sync();
+      // t = min(t, AH' min.+ (t .* S)); B = stragglers back in bucket i (float rounding only)
+      const std::size_t settled = *b.S_count;
+      st.frontier_rows += settled;
+      const std::uint32_t stamp = st.stamp--;
+      detail::push_list<S, W, Group>(b.heavy, sh, b.S, settled, bucket,
+                                     [&](const detail::closure_item<W>& item) {
+                                       detail::list_once(item.v, b.heavy.stamps, stamp, B,
+                                                         B_count);
+                                     });
+      grid.sync();
+      if (blockIdx.x == 0 && threadIdx.x == 0) *b.S_count = 0;  // every block has read it
+      if (*B_count > 0) {  // bucket i again, from its stragglers
+        select_bucket = false;
+        continue;
+      }
+    }
+    // next = min{ t[v] : t[v] >= (i+1)Δ }; i = the bucket of next (empty ones skipped), or stop.
+    // The same pass selects B = { v : (i+1)Δ <= t[v] < (i+2)Δ }: right when bucket i+1 is the
+    // next non-empty one, and empty (to be selected afresh) when it is not.
+    if (bucket.hi == infinity<W>()) break;
+    W* next = &b.next[buckets % 3];
+    detail::grid_select_min(t, b.n, b.buckets.range(i + 1), B, B_count, bucket.hi, next);
+    grid.sync();
+    const W lowest = *next;
+    if (lowest == infinity<W>()) break;
+    const std::uint64_t following = b.buckets.index_of(lowest);
+    select_bucket = following != i + 1;
+    i = following;
+    bucket = b.buckets.range(i);
   }
-  if (s->range.hi == infinity<W>() || s->next == infinity<W>()) {
-    s->range = {s->range.hi, s->range.hi};  // empty: the loop's last select finds nothing
-    cudaGraphSetConditional(more, 0);
-    return;
+  detail::closure_tally(st, b.statistics);
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *b.device_stamp = st.stamp;
+    if (b.statistics) b.statistics[2] += buckets + 1;
   }
-  s->index = buckets.index_of(s->next);
-  s->range = buckets.range(s->index);
-  cudaGraphSetConditional(more, 1);
 }
 
-// Buckets i, i+1, ... to the end, driven by the GPU: the host loop below, captured. Bucket i's
-// light loop resumes from `frontier` (the host loop's B at the hand-over) when given, else from
-// the whole bucket. Resuming matters where the hand-over comes late in a wide bucket: on
-// uniform-4M (Δ 50, one bucket holds nearly every vertex) re-selecting the bucket pushed every
-// reached vertex once more (4.0 rows per vertex instead of 3.0, 16.9 against 13.6 ms; H100,
-// 2026-11-23, CLI, median of 7).
+// Buckets i, i+1, ... to the end, driven by the GPU. Bucket i's light loop resumes from
+// `frontier` (the host loop's B at the hand-over) when given, else from the whole bucket.
+// Resuming matters where the hand-over comes late in a wide bucket: on uniform-4M (Δ 50, one
+// bucket holds nearly every vertex) re-selecting the bucket pushed every reached vertex once
+// more (4.0 rows per vertex instead of 3.0, 16.9 against 13.6 ms; H100, 2026-11-23, CLI,
+// median of 7).
 template <class W>
 void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& split,
                            const bucket_bounds<W>& buckets, bool has_heavy, std::uint64_t i,
                            const sparse_vector<W>* frontier, dense_vector<W>& t,
                            gpu_context& ctx, const closure_limits& closure, statistics& st) {
   const vertex n = A.rows();
-  const min_plus<W> min_plus_semiring;
   cudaStream_t stream = ctx.stream();
   device_worklist B(n, stream), B_next(n, stream), S(n, stream);
-  bucket_state<W> initial{buckets.range(i), infinity<W>(), i, 0};
-  device_buffer<bucket_state<W>> state(1, stream);
-  state.upload(&initial, 1);
-  value_range<W>* bucket = &state.data()->range;
-  // Everything the captured operators use exists before capture.
-  ctx.temp(device_loop_temp_bytes<W>(n));
-  ctx.stamps(n);
-  ctx.device_stamp();
-  ctx.blocks_done();
-  ctx.loop_statistics();
-  ctx.arcs_scanned();
-  ctx.closure_scratch();
-
+  device_buffer<W> next(3, stream);
+  const W unset[3] = {infinity<W>(), infinity<W>(), infinity<W>()};
+  next.upload(unset, 3);
   if (frontier) {
     // B = the host loop's frontier (its entries' values are read from t as the closure goes)
     const unsigned long long k = frontier->nvals();
@@ -166,35 +216,52 @@ void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>
     TROPIC_CUDA_CHECK(
         cudaMemcpyAsync(B.count(), &k, sizeof k, cudaMemcpyHostToDevice, stream));
   }
+  const csr_view<W> view = A.view();
+  auto operand = [&](row_part part) {
+    const matrix_operand<W> a{&A, part, &split};
+    return detail::closure_args<W>{view,
+                                   detail::ranges_of(view, a, false),
+                                   t.data(),
+                                   {B.indices(), B_next.indices()},
+                                   {B.count(), B_next.count(), ctx.closure_scratch()},
+                                   ctx.stamps(n),
+                                   ctx.arcs_scanned(),
+                                   closure};
+  };
+  bucket_loop_args<W> args{operand(row_part::light),
+                           operand(row_part::heavy),
+                           n,
+                           has_heavy,
+                           frontier != nullptr,
+                           buckets,
+                           i,
+                           next.data(),
+                           S.indices(),
+                           S.count(),
+                           ctx.device_stamp(),
+                           ctx.loop_statistics()};
+  // Lanes per row from the mean row length, as vxm_closure chooses them.
+  const double avg = n ? double(A.arcs()) / n : 0;
+  const unsigned group = closure.group_lanes ? closure.group_lanes
+                         : avg >= 16         ? 32
+                         : avg >= 4          ? 8
+                                             : 4;
+  auto launch = [&](auto lanes) {
+    constexpr int G = decltype(lanes)::value;
+    detail::launch_cooperative(bucket_loop<W, G>, closure.blocks, stream, args);
+  };
+  switch (group) {
+    case 1: launch(std::integral_constant<int, 1>{}); break;
+    case 2: launch(std::integral_constant<int, 2>{}); break;
+    case 4: launch(std::integral_constant<int, 4>{}); break;
+    case 8: launch(std::integral_constant<int, 8>{}); break;
+    default: launch(std::integral_constant<int, 32>{}); break;
+  }
 
-  device_graph g(ctx);
-  const loop_condition more_buckets = g.condition(1);
-  // B = { v : iΔ <= t[v] < (i+1)Δ }
-  if (!frontier) select(B, t, bucket, ctx);
-  g.while_loop(more_buckets, [&] {
-    // while B is not empty: t = min(t, AL' min.+ (t .* B)); B = { v improved, iΔ <= t[v] < (i+1)Δ }
-    // (one persistent kernel; B_next holds every other step's B)
-    vxm_closure(t, min_plus_semiring, B, light(A, split), ctx, B_next, bucket, closure);
-    if (has_heavy) {
-      // S = { v : iΔ <= t[v] < (i+1)Δ }; t = min(t, AH' min.+ (t .* S)); B = stragglers
-      select(S, t, bucket, ctx);
-      vxm(t, min_plus_semiring, S, heavy(A, split), ctx, B, bucket);
-    }
-    // next = min{ t[v] : t[v] >= (i+1)Δ }; i = bucket of next, or stop
-    reduce_min(&state.data()->next, t, &bucket->hi, ctx);
-    advance_bucket<<<1, 1, 0, stream>>>(state.data(), B.count(), buckets, more_buckets.handle);
-    TROPIC_CUDA_CHECK(cudaGetLastError());
-    // B = { v : iΔ <= t[v] < (i+1)Δ } for the bucket just chosen
-    select(B, t, bucket, ctx);
-  });
-  g.launch();
-
-  bucket_state<W> final_state{};
-  state.download(&final_state, 1);
-  std::uint64_t iterations = 0, vertices = 0;
-  ctx.read_loop_statistics(iterations, vertices);
-  st.buckets += final_state.buckets;
-  st.device_loop_buckets = final_state.buckets;
+  std::uint64_t iterations = 0, vertices = 0, device_buckets = 0;
+  ctx.read_loop_statistics(iterations, vertices, &device_buckets);
+  st.buckets += device_buckets;
+  st.device_loop_buckets = device_buckets;
   st.iterations += iterations;
   st.vertices_relaxed += vertices;
 }
@@ -310,7 +377,11 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
 
 template <class W>
 result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const options& opts) {
-  return delta_stepping_configured(A, source, opts, closure_limits{}, descriptor{});
+  closure_limits closure;
+  // Local rounds pay on graphs of short rows (roads, grids, meshes), not on web graphs with hubs
+  // (tuning::closure_local_rounds_max_degree).
+  if (A.stats().max_degree > tuning::closure_local_rounds_max_degree) closure.local_rounds = 0;
+  return delta_stepping_configured(A, source, opts, closure, descriptor{});
 }
 
 #define TROPIC_INSTANTIATE(W)                                                                \

@@ -265,7 +265,7 @@ int sssp_command(int argc, char** argv) {
         "                      available in this build: %s\n"
         "  -d, --delta D       bucket width; 0 = automatic (default), inf = one bucket\n"
         "      --loop L        who drives delta_stepping/bellman_ford's loop: auto (default),\n"
-        "                      host (a round trip per step) or device (a CUDA graph)\n"
+        "                      host (a round trip per step) or device (one kernel)\n"
         "  -p, --parents       also compute a shortest-path tree\n"
         "  -o, --output FILE   write '<vertex> <distance>[ <parent>]' per vertex, 0-based,\n"
         "                      'inf' when unreachable, parent -1 for the source and\n"

@@ -70,14 +70,13 @@ if ((sanitize)); then
   cases='*small graph for the sanitizers*,*vertex of degree 100k*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*,*pull group per row*(min-plus)*,*vxm_closure*'
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
-    # racecheck leaves out the delta_stepping suite: under racecheck (CUDA 13.0) the host process
-    # crashed (SIGSEGV) as soon as a CUDA graph with conditional nodes ran -- the device-driven
-    # loop -- while the same cases pass under memcheck and in plain runs (H100, 2026-11-23). The
-    # loop's kernel is the push the operators suite runs under racecheck.
+    # Under racecheck, delta_stepping's 40 solves of a Kronecker graph in "the same distances on
+    # every run" took more than 8 minutes (H100, 2026-11-24): its small graph stands in there.
+    exclude=()
+    [ "$tool" = racecheck ] && exclude=(-tce='*the same graph and source give the same distances*')
     suites=operators,delta_stepping,adds,rdbs,edge_wise
-    [ "$tool" = racecheck ] && suites=operators,adds,rdbs,edge_wise
     compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 \
-      "$build/test/tropic_tests" -ts="$suites" -tc="$cases" 2>&1 |
+      "$build/test/tropic_tests" -ts="$suites" -tc="$cases" "${exclude[@]}" 2>&1 |
       tee "$out/sanitizer-$tool.log" | tail -6 || status=1
   done
 fi

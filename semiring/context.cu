@@ -58,18 +58,10 @@ std::uint32_t* gpu_context::device_stamp() {
   return device_stamp_.data();
 }
 
-unsigned* gpu_context::blocks_done() {
-  if (blocks_done_.size() == 0) {
-    blocks_done_ = device_buffer<unsigned>(1, stream_);
-    TROPIC_CUDA_CHECK(cudaMemsetAsync(blocks_done_.data(), 0, sizeof(unsigned), stream_));
-  }
-  return blocks_done_.data();
-}
-
 unsigned long long* gpu_context::loop_statistics() {
   if (loop_statistics_.size() == 0) {
-    loop_statistics_ = device_buffer<unsigned long long>(2, stream_);
-    TROPIC_CUDA_CHECK(cudaMemsetAsync(loop_statistics_.data(), 0, 2 * sizeof(unsigned long long), stream_));
+    loop_statistics_ = device_buffer<unsigned long long>(3, stream_);
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(loop_statistics_.data(), 0, 3 * sizeof(unsigned long long), stream_));
   }
   return loop_statistics_.data();
 }
@@ -93,14 +85,17 @@ void* gpu_context::pull_dense_input(std::size_t bytes) {
   return pull_dense_input_.data();
 }
 
-void gpu_context::read_loop_statistics(std::uint64_t& iterations, std::uint64_t& vertices) {
+void gpu_context::read_loop_statistics(std::uint64_t& iterations, std::uint64_t& vertices,
+                                       std::uint64_t* buckets) {
   iterations = vertices = 0;
+  if (buckets) *buckets = 0;
   if (loop_statistics_.size() == 0) return;
-  unsigned long long h[2] = {0, 0};
+  unsigned long long h[3] = {0, 0, 0};
   TROPIC_CUDA_CHECK(cudaMemcpyAsync(h, loop_statistics_.data(), sizeof h, cudaMemcpyDeviceToHost, stream_));
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream_));
   iterations = h[0];
   vertices = h[1];
+  if (buckets) *buckets = h[2];
 }
 
 }  // namespace tropic

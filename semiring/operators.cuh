@@ -140,52 +140,15 @@ struct frontier_ref {
   const vertex* indices;
   const W* values;  // null: the value of entry k is dense[indices[k]]
   const W* dense;
-  std::size_t size;                        // when device_size is null
-  const unsigned long long* device_size;  // the length on the device
-  __device__ __forceinline__ std::size_t count() const {
-    return device_size ? std::size_t(*device_size) : size;
-  }
+  std::size_t size;
   __device__ __forceinline__ W value(std::size_t k, vertex u) const {
     return values ? values[k] : dense[u];
   }
 };
 
-// The end of a kernel in a device-driven loop: the last block to finish drains the input
-// worklist and advances the stamp. Blocks
-// read the input length when they start, so it may be cleared only once all have finished
-// (the last-block pattern: a fence, then a count of finished blocks).
-struct loop_epilogue {
-  unsigned* blocks_done = nullptr;  // null: the call is not in a device-driven loop
-  unsigned long long* drain = nullptr;
-  std::uint32_t* stamp = nullptr;
-  unsigned long long* statistics = nullptr;  // [0] += 1 per non-empty call, [1] += frontier
-  bool count_iteration = true;               // false: only [1]
-};
-
-__device__ __forceinline__ void finish_loop_step(const loop_epilogue& e, std::size_t frontier) {
-  if (!e.blocks_done) return;
-  __shared__ bool last;
-  __syncthreads();  // every thread of the block is done with its arcs
-  if (threadIdx.x == 0) {
-    __threadfence();  // this block's writes before its count
-    last = atomicAdd(e.blocks_done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last || threadIdx.x != 0) return;
-  __threadfence();  // the other blocks' writes (appends to the output) before the reads below
-  *e.blocks_done = 0;
-  *e.drain = 0;
-  if (e.stamp) --*e.stamp;  // device stamps count down, the host's count up (no collision)
-  if (e.statistics && frontier) {
-    if (e.count_iteration) e.statistics[0] += 1;
-    e.statistics[1] += frontier;
-  }
-}
-
 // Push rows frontier[k] for k < k_end, a group of Group lanes per row, grid-stride over the whole
 // grid: w(v) = w(v) ⊕ (x_u ⊗ A(u, v)) for each arc u -> v of u's part the mask allows, listing
-// each v that improved into `range` once per stamp. The step of push_group_per_row, and of the
-// device-driven loops' persistent closure (device_loop.cuh).
+// each v that improved into `range` once per stamp. The step of push_group_per_row.
 template <class S, class W, int Group>
 __device__ __forceinline__ void push_rows(const frontier_ref<W>& frontier, std::size_t k_end,
                                           const csr_view<W>& a, const row_ranges& ranges, W* w,
@@ -217,16 +180,11 @@ __device__ __forceinline__ void push_rows(const frontier_ref<W>& frontier, std::
 template <class S, class W, int Group>
 __global__ void push_group_per_row(frontier_ref<W> frontier, csr_view<W> a, row_ranges ranges,
                                    W* w, mask_view<W> mask, std::uint32_t* stamps,
-                                   std::uint32_t stamp, const std::uint32_t* device_stamp,
-                                   vertex* improved, unsigned long long* improved_count,
-                                   value_range<W> range, const value_range<W>* device_range,
-                                   unsigned long long* arcs_scanned, loop_epilogue epilogue) {
-  const std::size_t k_end = frontier.count();
-  if (device_stamp) stamp = *device_stamp;
-  if (device_range) range = *device_range;
-  push_rows<S, W, Group>(frontier, k_end, a, ranges, w, mask, stamps, stamp, improved,
+                                   std::uint32_t stamp, vertex* improved,
+                                   unsigned long long* improved_count, value_range<W> range,
+                                   unsigned long long* arcs_scanned) {
+  push_rows<S, W, Group>(frontier, frontier.size, a, ranges, w, mask, stamps, stamp, improved,
                          improved_count, range, arcs_scanned);
-  finish_loop_step(epilogue, k_end);
 }
 
 // Row lengths of the frontier's rows (the input of the CUB scan).
@@ -927,9 +885,8 @@ void push_dispatch(dense_vector<W>& w, const mask_view<W>& mask, const csr_view<
                         list, count, improved_range);
     } else if (warp_rows) {
       push_group_per_row<S, W, 32><<<blocks_for(k * 32), tuning::block_threads, 0, s>>>(
-          frontier_ref<W>{u.indices(), u.values(), nullptr, k, nullptr}, view, ranges, w.data(),
-          mask, stamps, stamp, nullptr, list, count, improved_range, nullptr, ctx.arcs_scanned(),
-          loop_epilogue{});
+          frontier_ref<W>{u.indices(), u.values(), nullptr, k}, view, ranges, w.data(),
+          mask, stamps, stamp, list, count, improved_range, ctx.arcs_scanned());
       check_launch();
     } else {
       // scan[j] = arcs of the first j frontier rows; scan[k] = total, read by the kernel itself

@@ -28,7 +28,7 @@ template <class W>
 void check_against_dijkstra(const csr<W>& g, vertex source, algorithm algo, double delta,
                             const device_matrix<W>& a) {
   const result<W> want = dijkstra(g, source, false);
-  // The same loop driven by the host and by the GPU (a CUDA graph with conditional nodes).
+  // The same loop driven by the host and by the GPU (one persistent kernel).
   for (loop_control loop : {loop_control::host, loop_control::device}) {
     options o;
     o.algorithm = algo;
@@ -302,6 +302,118 @@ TEST_SUITE("delta_stepping") {
       const std::string path = tropic::testing::find_data(file);
       if (path.empty()) continue;
       sweep(file, read_graph<std::uint32_t>(path));  // the bench's weights for the file
+    }
+  }
+
+  // Where a long, thin search's time goes, measured, not a check. On the GPU machine:
+  //   tropic_tests -ts=delta_stepping -tc='*grid anatomy*' --no-skip
+  // (1) The device-driven loop's cost per bucket apart from its light closure (the select of
+  // the next bucket, reduce_min, the bucket step, the closure's launch): a chain of 1,000 arcs
+  // of weight 1,000 at Δ 1,001, one vertex and one bucket per arc, among 4M vertices (the
+  // select and the reduction read all of t) and among 1,001. (2) The grid's, the road's and the
+  // mesh's, the web graph's and the social network's solves with and without
+  // closure_limits::prefetch_queued_rows, and with 0, 4 and 64 local rounds. Median of 5 after a
+  // warm-up, each answer verified.
+  TEST_CASE("delta_stepping: grid anatomy" * doctest::skip()) {
+    TROPIC_REQUIRE_GPU();
+    auto median_solve = [](const device_matrix<std::uint32_t>& a, vertex s, const options& o,
+                           const closure_limits& limits, result<std::uint32_t>& r) {
+      detail::delta_stepping_configured(a, s, o, limits, descriptor{});  // warm-up
+      std::vector<double> ms;
+      for (int run = 0; run < 5; ++run) {
+        r = detail::delta_stepping_configured(a, s, o, limits, descriptor{});
+        ms.push_back(r.stats.milliseconds);
+      }
+      std::sort(ms.begin(), ms.end());
+      return ms[2];
+    };
+    for (vertex n : {vertex(1001), vertex(1) << 22}) {
+      arc_list<std::uint32_t> arcs;
+      arcs.n = n;
+      for (vertex v = 0; v < 1000; ++v) arcs.push_back(v, v + 1, 1000);
+      const csr<std::uint32_t> g = build_csr(arcs);
+      const device_matrix<std::uint32_t> a(g);
+      options o;
+      o.algorithm = algorithm::delta_stepping;
+      o.delta = 1001;
+      o.loop = loop_control::device;
+      result<std::uint32_t> r;
+      const double ms = median_solve(a, 0, o, closure_limits{}, r);
+      CHECK(verify(g, 0, dijkstra(g, 0, false).distances, r) == "");
+      std::printf("chain of 1000 among n %-8u %9.3f ms  buckets %5llu  %7.2f us per bucket\n", n,
+                  ms, (unsigned long long)r.stats.buckets, 1000.0 * ms / double(r.stats.buckets));
+      std::fflush(stdout);
+    }
+    auto sweep = [&](const std::string& name, const csr<std::uint32_t>& g) {
+      const device_matrix<std::uint32_t> a(g);
+      for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
+        const auto want = dijkstra(g, s, false);
+        const std::pair<bool, unsigned> variants[] = {
+            {false, tuning::closure_local_rounds}, {true, tuning::closure_local_rounds},
+            {true, 0u}, {true, 4u}, {true, 64u}};
+        for (const auto& variant : variants) {
+          const bool prefetch = variant.first;
+          const unsigned rounds = variant.second;
+          options o;
+          o.algorithm = algorithm::delta_stepping;
+          closure_limits limits;
+          limits.prefetch_queued_rows = prefetch;
+          limits.local_rounds = rounds;
+          result<std::uint32_t> r;
+          const double ms = median_solve(a, s, o, limits, r);
+          CAPTURE(name);
+          CAPTURE(prefetch);
+          CAPTURE(rounds);
+          CHECK(verify(g, s, want.distances, r) == "");
+          std::printf("%-20s src %-8u prefetch %d rounds %-3u %9.3f ms  steps %6llu  buckets %5llu  "
+                      "device buckets %5llu  work %5.2f\n",
+                      name.c_str(), s, int(prefetch), rounds, ms,
+                      (unsigned long long)r.stats.iterations,
+                      (unsigned long long)r.stats.buckets,
+                      (unsigned long long)r.stats.device_loop_buckets,
+                      double(r.stats.vertices_relaxed) / double(g.n));
+          std::fflush(stdout);
+        }
+      }
+    };
+    sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
+    for (const char* file :
+         {"USA-road-d.NY.gr.gz", "mdual.mtx.gz", "cnr-2000.el.gz", "soc-Slashdot0902.txt.gz"}) {
+      const std::string path = tropic::testing::find_data(file);
+      if (!path.empty()) sweep(file, read_graph<std::uint32_t>(path));
+    }
+  }
+
+  // The device-driven loop under compute-sanitizer (scripts/gpu-check.sh): small enough for
+  // racecheck, and every path of the bucket kernel -- light only, heavy arcs with float
+  // stragglers, empty buckets skipped, and the hand-over from the host-driven loop.
+  TEST_CASE("delta_stepping: small graph for the sanitizers") {
+    TROPIC_REQUIRE_GPU();
+    {
+      const csr<std::uint32_t> g = generate_grid<std::uint32_t>(24, 24, 5);
+      const device_matrix<std::uint32_t> a(g);
+      for (loop_control loop : {loop_control::device, loop_control::automatic}) {
+        options o;
+        o.algorithm = algorithm::delta_stepping;
+        o.loop = loop;
+        o.parents = true;
+        const auto got = sssp(a, 0, o);
+        CHECK(verify(g, 0, dijkstra(g, 0, false).distances, got) == "");
+        CHECK(got.stats.device_loop_buckets > 0);
+      }
+    }
+    {
+      const csr<float> g = generate_kronecker<float>(7, 8, 3);
+      const device_matrix<float> a(g);
+      for (double delta : {0.37, 20.0}) {
+        options o;
+        o.algorithm = algorithm::delta_stepping;
+        o.loop = loop_control::device;
+        o.delta = delta;
+        const auto got = sssp(a, 1, o);
+        CAPTURE(delta);
+        CHECK(verify(g, 1, dijkstra(g, 1, false).distances, got) == "");
+      }
     }
   }
 

@@ -44,8 +44,8 @@ bool gpu_available() noexcept;
 
 // Who drives delta-stepping's bucket loop (and Bellman-Ford's): the host, one round trip per
 // step, with push or pull and the load-balanced push chosen per step from the frontier; or the
-// GPU itself, the loop captured once into a CUDA graph with conditional nodes (a graph node per
-// step instead of a round trip). automatic starts on the host and hands over to the GPU after a
+// GPU itself, the whole loop one persistent kernel (a grid barrier per step instead of a round
+// trip). automatic starts on the host and hands over to the GPU after a
 // few steps in a row too small to pay for their round trips (road-like graphs, Bellman-Ford's
 // tail; tropic/tuning.hpp).
 enum class loop_control { automatic, host, device };

@@ -42,10 +42,11 @@ inline constexpr std::uint64_t pull_group_max_row = 32;
 // graph's frontier explodes) do not trigger it.
 inline constexpr double device_loop_step_arcs = 1 << 20;
 inline constexpr unsigned device_loop_small_steps = 8;
-// The push grid inside a device-driven loop, fixed at capture: enough thread groups for the
-// frontiers of road-like graphs (a few thousand rows) in one sweep, larger ones grid-stride.
-// Every block of every step joins the last-block epilogue, so a grid larger than the work only
-// adds to the step's latency (bench/RESULTS.md: 1056 blocks gave ~10 µs per step on grid-4M).
+// The grid of the device-driven loop's persistent kernels (the closure, delta-stepping's bucket
+// loop): enough thread groups for the frontiers of road-like graphs (a few thousand rows) in one
+// sweep, larger ones grid-stride. Every block joins every grid barrier, so a grid larger than
+// the work only adds to each step's latency (bench/RESULTS.md: 1056 blocks gave ~10 µs per step
+// on grid-4M).
 inline constexpr unsigned device_loop_blocks = 132 * 1;
 // The light closure's local rounds (vxm_closure, semiring/device_loop.cuh): each block keeps what
 // it improved in a shared-memory queue of closure_queue_items rows (vertex, value, bounds), pushes
@@ -62,4 +63,13 @@ inline constexpr unsigned closure_queue_items = 512;
 inline constexpr unsigned closure_local_rounds = 16;
 // ... and only after a global frontier of at most one row per thread of the closure's grid.
 inline constexpr std::size_t closure_local_frontier = 132 * 256;
+// ... and only on graphs without rows longer than a block (delta-stepping's automatic choice;
+// vxm_closure does as it is told). The bucket loop on cnr-2000 (max degree 2,715), one source:
+// 16 rounds 5.3 ms, 4 rounds 4.3, none 2.8 (117 grid steps instead of 21); Slashdot (2,510)
+// 0.78 / 0.75 / 0.82 and 1.06 / 1.03 / 0.98 ms, within noise; mdual (max 4), USA-road-NY (8)
+// and grid-4M (4) need the rounds (none: 1.4 -> 2.0, 5.1 -> 8.1, 18 -> 33 ms). H100,
+// 2026-11-24, the "grid anatomy" case in test/test_delta_stepping.cu. Why the rounds cost a
+// web graph that much is not established: listing its hubs for the next step instead of
+// leaving them to their groups did not help.
+inline constexpr std::uint64_t closure_local_rounds_max_degree = block_threads;
 }  // namespace tropic::tuning

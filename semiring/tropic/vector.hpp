@@ -40,13 +40,12 @@ class gpu_context {
   std::uint64_t read_arcs_scanned();
 
   // Device-driven loops (tropic/device_loop.hpp): a stamp counter on the device (it counts down
-  // from 2^32 - 1, the host's stamps up from 1), a finished-blocks counter for the kernels'
-  // last-block epilogues, and [iterations, frontier vertices] the loop's pushes add to.
-  // Allocated on first use, which must come before capture.
+  // from 2^32 - 1, the host's stamps up from 1) and [iterations, frontier vertices, buckets]
+  // the loops' kernels add to. Allocated on first use.
   std::uint32_t* device_stamp();
-  unsigned* blocks_done();
   unsigned long long* loop_statistics();
-  void read_loop_statistics(std::uint64_t& iterations, std::uint64_t& vertices);
+  void read_loop_statistics(std::uint64_t& iterations, std::uint64_t& vertices,
+                            std::uint64_t* buckets = nullptr);
   // A zeroed word for vxm_closure's persistent kernel: its third frontier length (each kernel
   // leaves it zero).
   unsigned long long* closure_scratch();
@@ -67,7 +66,6 @@ class gpu_context {
   device_buffer<std::uint32_t> stamps_;
   device_buffer<unsigned long long> arcs_scanned_;
   device_buffer<std::uint32_t> device_stamp_;
-  device_buffer<unsigned> blocks_done_;
   device_buffer<unsigned long long> loop_statistics_;
   device_buffer<unsigned long long> closure_scratch_;
   device_buffer<unsigned char> pull_blocks_;
