@@ -149,9 +149,13 @@ __global__ void __launch_bounds__(tuning::block_threads) bucket_loop(bucket_loop
       grid.sync();
     }
     // while B is not empty: t = min(t, AL' min.+ (t .* B)); B = { v improved, iΔ <= t[v] < (i+1)Δ }
+    // A block leaves the closure having read the empty frontier's length, and block 0 zeroes
+    // the last non-empty one's there: no block may append to a worklist before every block is
+    // out. (Without the barriers marked "lengths read", a fast block's appends made a slow
+    // block see a non-empty list and take another path to a different barrier: a hang.)
     detail::closure_steps<S, W, Group>(b.light, sh, bucket, st);
     if (b.has_heavy) {
-      // S = { v : iΔ <= t[v] < (i+1)Δ }
+      // S = { v : iΔ <= t[v] < (i+1)Δ } (S is not a worklist of the closure)
       detail::grid_select_min(t, b.n, bucket, b.S, b.S_count, W(), static_cast<W*>(nullptr));
       grid.sync();
       // t = min(t, AH' min.+ (t .* S)); B = stragglers back in bucket i (float rounding only)
@@ -164,11 +168,15 @@ __global__ void __launch_bounds__(tuning::block_threads) bucket_loop(bucket_loop
                                                          B_count);
                                      });
       grid.sync();
+      const bool stragglers = *B_count > 0;
       if (blockIdx.x == 0 && threadIdx.x == 0) *b.S_count = 0;  // every block has read it
-      if (*B_count > 0) {  // bucket i again, from its stragglers
+      grid.sync();  // lengths read
+      if (stragglers) {  // bucket i again, from its stragglers
         select_bucket = false;
         continue;
       }
+    } else {
+      grid.sync();  // lengths read
     }
     // next = min{ t[v] : t[v] >= (i+1)Δ }; i = the bucket of next (empty ones skipped), or stop.
     // The same pass selects B = { v : (i+1)Δ <= t[v] < (i+2)Δ }: right when bucket i+1 is the

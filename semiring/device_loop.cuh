@@ -142,7 +142,9 @@ __device__ void push_list(const closure_args<W>& c, closure_shared<W>& sh, const
 // counts[(k + 2) % 3] (frontier k - 1's) is free during step k and block 0 zeroes it there for
 // step k + 1 to append to. Each step lists with its own stamp. On return every count is zero
 // or will be by block 0 before its next grid barrier (the last non-empty one's is zeroed
-// after the loop), so both worklists are empty for whatever follows a barrier.
+// after the loop), so both worklists are empty for whatever follows a barrier -- and other
+// blocks may still be reading the empty one's length: a caller that goes on to append to a
+// worklist in the same kernel passes a grid barrier first.
 //
 // Local rounds: a long, thin search (a grid's wavefront, ~1,000 rows a step) spends a step's
 // time in its chain of dependent loads and the barrier, not in bandwidth (~5 µs a step,
