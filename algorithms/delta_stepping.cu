@@ -248,23 +248,13 @@ void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>
                            S.count(),
                            ctx.device_stamp(),
                            ctx.loop_statistics()};
-  // Lanes per row from the mean row length, as vxm_closure chooses them.
-  const double avg = n ? double(A.arcs()) / n : 0;
-  const unsigned group = closure.group_lanes ? closure.group_lanes
-                         : avg >= 16         ? 32
-                         : avg >= 4          ? 8
-                                             : 4;
-  auto launch = [&](auto lanes) {
+  // Lanes per row as vxm_closure chooses them.
+  const double mean_degree = n ? double(A.arcs()) / n : 0;
+  detail::with_lanes(detail::closure_lanes(closure.group_lanes, mean_degree), [&](auto lanes) {
     constexpr int G = decltype(lanes)::value;
     detail::launch_cooperative(bucket_loop<W, G>, closure.blocks, stream, args);
-  };
-  switch (group) {
-    case 1: launch(std::integral_constant<int, 1>{}); break;
-    case 2: launch(std::integral_constant<int, 2>{}); break;
-    case 4: launch(std::integral_constant<int, 4>{}); break;
-    case 8: launch(std::integral_constant<int, 8>{}); break;
-    default: launch(std::integral_constant<int, 32>{}); break;
-  }
+  });
+  detail::check_launch();
 
   std::uint64_t iterations = 0, vertices = 0, device_buckets = 0;
   ctx.read_loop_statistics(iterations, vertices, &device_buckets);

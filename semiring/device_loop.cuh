@@ -277,6 +277,24 @@ void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t
   TROPIC_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
 }
 
+// Lanes per row of the closure's pushes: the requested number, or by the mean row length (a
+// warp for Kronecker-like rows, 8 lanes for meshes and web graphs, 4 for roads and grids).
+inline unsigned closure_lanes(unsigned requested, double mean_degree) {
+  return requested ? requested : mean_degree >= 16 ? 32 : mean_degree >= 4 ? 8 : 4;
+}
+
+// f(std::integral_constant<int, lanes>{}) for lanes 1, 2, 4, 8 or 32 (anything else: 32).
+template <class F>
+void with_lanes(unsigned lanes, F&& f) {
+  switch (lanes) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    default: f(std::integral_constant<int, 32>{}); break;
+  }
+}
+
 // A grid-wide pass over a dense vector, for kernels that keep a whole loop on the device, by
 // every thread of the grid. Each block takes tiles of consecutive entries, grid-stride; each
 // thread loads grid_pass_loads vectors of 16 bytes of its tile before it looks at any, each
@@ -385,20 +403,11 @@ void vxm_closure(dense_vector<W>& w, S, device_worklist& in, const matrix_operan
                             limits};
   std::uint32_t* device_stamp = ctx.device_stamp();
   unsigned long long* statistics = ctx.loop_statistics();
-  // Lanes per row from the mean row length.
-  auto launch = [&](auto group) {
-    constexpr int G = decltype(group)::value;
+  detail::with_lanes(detail::closure_lanes(g, avg), [&](auto lanes) {
+    constexpr int G = decltype(lanes)::value;
     detail::launch_cooperative(detail::push_closure<S, W, G>, limits.blocks, ctx.stream(), c,
                                range, device_stamp, statistics);
-  };
-  const unsigned group = g ? g : avg >= 16 ? 32 : avg >= 4 ? 8 : 4;
-  switch (group) {
-    case 1: launch(std::integral_constant<int, 1>{}); break;
-    case 2: launch(std::integral_constant<int, 2>{}); break;
-    case 4: launch(std::integral_constant<int, 4>{}); break;
-    case 8: launch(std::integral_constant<int, 8>{}); break;
-    default: launch(std::integral_constant<int, 32>{}); break;
-  }
+  });
   detail::check_launch();
 }
 
