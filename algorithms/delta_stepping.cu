@@ -106,7 +106,7 @@ constexpr double automatic_delta_max_degree = 16;
 // The device-driven loop: the bucket loop below, run by one persistent kernel. Each line of the
 // host loop is a grid-wide device operator here (semiring/device_loop.cuh), the grid kept in step
 // by cooperative groups' grid barrier (~1 µs) where the host loop waits for a counter. A bucket
-// then costs one pass over t and a few barriers: 7 µs per bucket, 10.7 µs with a t of 4M
+// then costs one pass over t and a few barriers: 7.9 µs per bucket, 11.3 µs with a t of 4M
 // entries. The same loop as a CUDA graph of operator calls (select and reduce_min from CUB, a
 // bucket step, the closure; a conditional WHILE node) took 18 and 31.5 µs, ~3.7 ms of grid-4M's
 // 19 ms, and ~0.4 ms per solve to capture and instantiate the graph (H100, 2026-11-24, the
