@@ -47,6 +47,32 @@ void check_against_dijkstra(const csr<W>& g, vertex source, algorithm algo, doub
   }
 }
 
+// The sweeps' timing (measurements, not checks): the median solve time of `runs` solves after
+// a warm-up; r is the last solve.
+double median_solve(const device_matrix<std::uint32_t>& a, vertex s, const options& o,
+                    const closure_limits& limits, const descriptor& desc, int runs,
+                    result<std::uint32_t>& r) {
+  detail::delta_stepping_configured(a, s, o, limits, desc);  // warm-up
+  std::vector<double> ms;
+  for (int run = 0; run < runs; ++run) {
+    r = detail::delta_stepping_configured(a, s, o, limits, desc);
+    ms.push_back(r.stats.milliseconds);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// sweep(file, graph) for each shared real graph the sweeps use that is present, with the
+// bench's weights for the file.
+template <class Sweep>
+void sweep_shared_graphs(Sweep&& sweep) {
+  for (const char* file :
+       {"USA-road-d.NY.gr.gz", "mdual.mtx.gz", "cnr-2000.el.gz", "soc-Slashdot0902.txt.gz"}) {
+    const std::string path = tropic::testing::find_data(file);
+    if (!path.empty()) sweep(file, read_graph<std::uint32_t>(path));
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("delta_stepping") {
@@ -221,19 +247,13 @@ TEST_SUITE("delta_stepping") {
                 CAPTURE(rounds);
                 CAPTURE(lanes);
                 CAPTURE(blocks);
-                std::vector<double> ms;
                 result<std::uint32_t> r;
-                detail::delta_stepping_configured(a, s, o, limits, descriptor{});  // warm-up
-                for (int run = 0; run < 3; ++run) {
-                  r = detail::delta_stepping_configured(a, s, o, limits, descriptor{});
-                  ms.push_back(r.stats.milliseconds);
-                }
+                const double ms = median_solve(a, s, o, limits, descriptor{}, 3, r);
                 CHECK(verify(g, s, want.distances, r) == "");
-                std::sort(ms.begin(), ms.end());
                 std::printf("%-16s src %-8u delta %9.4g x%g rounds %-3u lanes %u blocks %-3u "
                             "%9.3f ms  steps %7llu  buckets %6llu  device buckets %6llu  "
                             "work %6.2f\n",
-                            name.c_str(), s, r.stats.delta, factor, rounds, lanes, blocks, ms[1],
+                            name.c_str(), s, r.stats.delta, factor, rounds, lanes, blocks, ms,
                             (unsigned long long)r.stats.iterations,
                             (unsigned long long)r.stats.buckets,
                             (unsigned long long)r.stats.device_loop_buckets,
@@ -243,12 +263,7 @@ TEST_SUITE("delta_stepping") {
       }
     };
     sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
-    for (const char* file : {"USA-road-d.NY.gr.gz", "mdual.mtx.gz", "cnr-2000.el.gz",
-                             "soc-Slashdot0902.txt.gz"}) {
-      const std::string path = tropic::testing::find_data(file);
-      if (path.empty()) continue;
-      sweep(file, read_graph<std::uint32_t>(path));  // the bench's weights for the file
-    }
+    sweep_shared_graphs(sweep);
   }
 
   // The direction switch of the host-driven steps (descriptor::pull_ratio: pull when the
@@ -276,18 +291,12 @@ TEST_SUITE("delta_stepping") {
             desc.pull_ratio = ratio;
           CAPTURE(name);
           CAPTURE(ratio);
-          std::vector<double> ms;
           result<std::uint32_t> r;
-          detail::delta_stepping_configured(a, s, o, closure_limits{}, desc);  // warm-up
-          for (int run = 0; run < 3; ++run) {
-            r = detail::delta_stepping_configured(a, s, o, closure_limits{}, desc);
-            ms.push_back(r.stats.milliseconds);
-          }
+          const double ms = median_solve(a, s, o, closure_limits{}, desc, 3, r);
           CHECK(verify(g, s, want.distances, r) == "");
-          std::sort(ms.begin(), ms.end());
           std::printf("%-24s src %-8u transpose %d pull_ratio %-3u %9.3f ms  steps %5llu  "
                       "buckets %4llu  work %6.2f\n",
-                      name.c_str(), s, int(a.has_transpose()), ratio, ms[1],
+                      name.c_str(), s, int(a.has_transpose()), ratio, ms,
                       (unsigned long long)r.stats.iterations,
                       (unsigned long long)r.stats.buckets,
                       double(r.stats.vertices_relaxed) / double(reached));
@@ -297,12 +306,7 @@ TEST_SUITE("delta_stepping") {
     };
     for (const char* spec : {"kron:20:16", "kron:22:16", "uniform:4194304:7", "grid:2048:2048"})
       sweep(spec, generate<std::uint32_t>(spec, 1));
-    for (const char* file : {"USA-road-d.NY.gr.gz", "mdual.mtx.gz", "cnr-2000.el.gz",
-                             "soc-Slashdot0902.txt.gz"}) {
-      const std::string path = tropic::testing::find_data(file);
-      if (path.empty()) continue;
-      sweep(file, read_graph<std::uint32_t>(path));  // the bench's weights for the file
-    }
+    sweep_shared_graphs(sweep);
   }
 
   // Where a long, thin search's time goes, measured, not a check. On the GPU machine:
@@ -316,17 +320,6 @@ TEST_SUITE("delta_stepping") {
   // warm-up, each answer verified.
   TEST_CASE("delta_stepping: grid anatomy" * doctest::skip()) {
     TROPIC_REQUIRE_GPU();
-    auto median_solve = [](const device_matrix<std::uint32_t>& a, vertex s, const options& o,
-                           const closure_limits& limits, result<std::uint32_t>& r) {
-      detail::delta_stepping_configured(a, s, o, limits, descriptor{});  // warm-up
-      std::vector<double> ms;
-      for (int run = 0; run < 5; ++run) {
-        r = detail::delta_stepping_configured(a, s, o, limits, descriptor{});
-        ms.push_back(r.stats.milliseconds);
-      }
-      std::sort(ms.begin(), ms.end());
-      return ms[2];
-    };
     for (vertex n : {vertex(1001), vertex(1) << 22}) {
       arc_list<std::uint32_t> arcs;
       arcs.n = n;
@@ -338,7 +331,7 @@ TEST_SUITE("delta_stepping") {
       o.delta = 1001;
       o.loop = loop_control::device;
       result<std::uint32_t> r;
-      const double ms = median_solve(a, 0, o, closure_limits{}, r);
+      const double ms = median_solve(a, 0, o, closure_limits{}, descriptor{}, 5, r);
       CHECK(verify(g, 0, dijkstra(g, 0, false).distances, r) == "");
       std::printf("chain of 1000 among n %-8u %9.3f ms  buckets %5llu  %7.2f us per bucket\n", n,
                   ms, (unsigned long long)r.stats.buckets, 1000.0 * ms / double(r.stats.buckets));
@@ -360,7 +353,7 @@ TEST_SUITE("delta_stepping") {
           limits.prefetch_queued_rows = prefetch;
           limits.local_rounds = rounds;
           result<std::uint32_t> r;
-          const double ms = median_solve(a, s, o, limits, r);
+          const double ms = median_solve(a, s, o, limits, descriptor{}, 5, r);
           CAPTURE(name);
           CAPTURE(prefetch);
           CAPTURE(rounds);
@@ -377,11 +370,7 @@ TEST_SUITE("delta_stepping") {
       }
     };
     sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
-    for (const char* file :
-         {"USA-road-d.NY.gr.gz", "mdual.mtx.gz", "cnr-2000.el.gz", "soc-Slashdot0902.txt.gz"}) {
-      const std::string path = tropic::testing::find_data(file);
-      if (!path.empty()) sweep(file, read_graph<std::uint32_t>(path));
-    }
+    sweep_shared_graphs(sweep);
   }
 
   // The device-driven loop under compute-sanitizer (scripts/gpu-check.sh): small enough for
