@@ -108,9 +108,9 @@ constexpr double automatic_delta_max_degree = 16;
 // by cooperative groups' grid barrier (~1 µs) where the host loop waits for a counter. A bucket
 // then costs one pass over t and a few barriers: 7.9 µs per bucket, 11.3 µs with a t of 4M
 // entries. The same loop as a CUDA graph of operator calls (select and reduce_min from CUB, a
-// bucket step, the closure; a conditional WHILE node) took 18 and 31.5 µs, ~3.7 ms of grid-4M's
-// 19 ms, and ~0.4 ms per solve to capture and instantiate the graph (H100, 2026-11-24, the
-// chain of the "grid anatomy" case in test/test_delta_stepping.cu).
+// bucket step, the closure; a conditional WHILE node) took 18 and 31.5 µs (H100, 2026-11-24, the
+// chain of the "grid anatomy" case in test/test_delta_stepping.cu), so ~3.7 ms of grid-4M's 19
+// ms, plus 0.37 ms per solve to capture and instantiate the graph (bench/RESULTS.md, run 9).
 template <class W>
 struct bucket_loop_args {
   detail::closure_args<W> light, heavy;  // the same t, worklists and stamps; AL's and AH's rows
