@@ -162,7 +162,7 @@ __global__ void __launch_bounds__(tuning::block_threads) bucket_loop(bucket_loop
       const std::size_t settled = *b.S_count;
       st.frontier_rows += settled;
       const std::uint32_t stamp = st.stamp--;
-      detail::push_list<S, W, Group>(b.heavy, sh, b.S, settled, bucket,
+      detail::push_list<S, W, Group>(b.heavy, sh, st, b.S, settled, bucket,
                                      [&](const detail::closure_item<W>& item) {
                                        detail::list_once(item.v, b.heavy.stamps, stamp, B,
                                                          B_count);
@@ -192,7 +192,7 @@ __global__ void __launch_bounds__(tuning::block_threads) bucket_loop(bucket_loop
     i = following;
     bucket = b.buckets.range(i);
   }
-  detail::closure_tally(st, b.statistics);
+  detail::closure_tally(st, b.statistics, b.light.arcs_scanned);
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     *b.device_stamp = st.stamp;
     if (b.statistics) b.statistics[2] += buckets + 1;

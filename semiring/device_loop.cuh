@@ -49,11 +49,13 @@ struct closure_shared {
 
 // What a thread carries from one closure to the next inside one kernel: the queue its block
 // appends to (queued[out] is 0 between steps), the next unused stamp (stamps count down, one per
-// list written, as ctx.device_stamp() keeps them), and the tallies for the statistics.
+// list written, as ctx.device_stamp() keeps them), and the tallies for the statistics, added up
+// once at the end (closure_tally): a counter that every row pushed adds to is one word of L2
+// that every block's atomics queue at.
 struct closure_state {
   int out = 0;
   std::uint32_t stamp = 0;
-  std::uint64_t steps = 0, frontier_rows = 0, local_rows = 0;
+  std::uint64_t steps = 0, frontier_rows = 0, local_rows = 0, arcs = 0;
 };
 
 template <class W>
@@ -70,7 +72,7 @@ __device__ void closure_begin(closure_shared<W>& sh, closure_state& st, std::uin
 // grid's rows have 4 arcs): no cheap filter load before each atomic (two round trips where one
 // does), and each target's row bounds loaded alongside its atomic, so an improved target is
 // pushed without loading them later -- per hop the arcs, then the atomic, against five dependent
-// loads and atomics in push_rows. A frontier that can hold millions of rows keeps the filter:
+// loads and atomics in push_group_per_row. A frontier that can hold millions of rows keeps the filter:
 // most of its candidates do not improve (bench run 6, without it and without
 // closure_limits::local_frontier: uniform-4M 28.6 ms against 13.0 in run 5).
 // A row whose vertex has fallen below item.x since it was queued is dropped (superseded).
@@ -97,8 +99,9 @@ __device__ __forceinline__ void push_row(const closure_args<W>& c, const closure
 // closure_long_rows of them per block, and pushed by the whole block after the pass. Ends with
 // a block barrier; the rows set aside are free again after the caller's next one.
 template <class S, class W, int Group, class Hold>
-__device__ void push_list(const closure_args<W>& c, closure_shared<W>& sh, const vertex* list,
-                          std::size_t size, const value_range<W>& range, Hold&& hold) {
+__device__ void push_list(const closure_args<W>& c, closure_shared<W>& sh, closure_state& st,
+                          const vertex* list, std::size_t size, const value_range<W>& range,
+                          Hold&& hold) {
   const unsigned lane = threadIdx.x % Group;
   // The group's lanes within the warp, for agreeing on a row set aside.
   const unsigned group_mask =
@@ -108,8 +111,7 @@ __device__ void push_list(const closure_args<W>& c, closure_shared<W>& sh, const
        k += groups) {
     const vertex u = list[k];
     const closure_item<W> item{u, c.w[u], c.ranges.first(u), c.ranges.last(u)};
-    if (c.arcs_scanned && lane == 0 && item.last > item.first)
-      atomicAdd(c.arcs_scanned, item.last - item.first);
+    if (lane == 0) st.arcs += item.last - item.first;
     if (item.last - item.first > blockDim.x) {  // the same test in every lane of the group
       unsigned slot = 0;
       if (lane == 0) slot = atomicAdd(&sh.long_count, 1u);
@@ -193,7 +195,7 @@ __device__ void closure_steps(const closure_args<W>& c, closure_shared<W>& sh,
       }
     };
     // Frontier k, grid-stride, a group of lanes per row (hubs by their block).
-    push_list<S, W, Group>(c, sh, c.lists[step % 2], size, range, hold);
+    push_list<S, W, Group>(c, sh, st, c.lists[step % 2], size, range, hold);
     st.frontier_rows += size;
     for (unsigned round = 0;; ++round) {
       __syncthreads();  // the queue's rows are written, the other queue's read
@@ -215,8 +217,7 @@ __device__ void closure_steps(const closure_args<W>& c, closure_shared<W>& sh,
         const W now = c.w[item.v];
         if (lane == 0 && !(now < item.x)) {
           ++st.local_rows;
-          if (c.arcs_scanned && item.last > item.first)
-            atomicAdd(c.arcs_scanned, item.last - item.first);
+          st.arcs += item.last - item.first;
         }
         push_row<S>(c, item, now, false, lane, Group, range, hold);
       }
@@ -229,10 +230,13 @@ __device__ void closure_steps(const closure_args<W>& c, closure_shared<W>& sh,
   st.steps += step;
 }
 
-// The statistics of a cooperative kernel's closures: [0] += steps, [1] += rows pushed.
-__device__ inline void closure_tally(const closure_state& st, unsigned long long* statistics) {
+// The statistics of a cooperative kernel's closures: [0] += steps, [1] += rows pushed, and the
+// arcs read. Every thread of the grid calls it.
+__device__ inline void closure_tally(const closure_state& st, unsigned long long* statistics,
+                                     unsigned long long* arcs_scanned) {
+  if (arcs_scanned) add_block_sum(arcs_scanned, st.arcs);
   if (!statistics) return;
-  if (st.local_rows) atomicAdd(&statistics[1], st.local_rows);
+  add_block_sum(&statistics[1], st.local_rows);
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     atomicAdd(&statistics[0], st.steps);
     atomicAdd(&statistics[1], st.frontier_rows);
@@ -248,7 +252,7 @@ push_closure(closure_args<W> c, const value_range<W>* range, std::uint32_t* devi
   closure_state st;
   closure_begin(sh, st, *device_stamp);
   closure_steps<S, W, Group>(c, sh, *range, st);
-  closure_tally(st, statistics);
+  closure_tally(st, statistics, c.arcs_scanned);
   // After a step's grid barrier every block has read the stamp; without a step it is unchanged.
   if (blockIdx.x == 0 && threadIdx.x == 0) *device_stamp = st.stamp;
 }

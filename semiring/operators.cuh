@@ -4,6 +4,7 @@
 // semiring; semiring/inst/*.cu instantiate it per weight type.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -61,7 +62,26 @@ struct row_ranges {
 // Records i in `list` once per call: the stamp array remembers the call that listed i last.
 __device__ __forceinline__ void list_once(vertex i, std::uint32_t* stamps, std::uint32_t stamp,
                                           vertex* list, unsigned long long* count) {
-  if (atomicExch(&stamps[i], stamp) != stamp) list[atomicAdd(count, 1ull)] = i;
+  if (atomicExch(&stamps[i], stamp) == stamp) return;
+  // The lanes of a warp appending at once take consecutive slots with one atomic: a list's
+  // length is one word that every block of a push appends to.
+  const cooperative_groups::coalesced_group lanes = cooperative_groups::coalesced_threads();
+  unsigned long long base = 0;
+  if (lanes.thread_rank() == 0) base = atomicAdd(count, (unsigned long long)lanes.size());
+  list[lanes.shfl(base, 0) + lanes.thread_rank()] = i;
+}
+
+// *total += the sum of every thread's `mine`: one shared atomic per thread, one global atomic
+// per block. For counters every block adds to (the arcs a push or pull read): one word that
+// every row of a step adds to serialises its atomics in one L2 slice. Every thread of the
+// block calls it.
+__device__ __forceinline__ void add_block_sum(unsigned long long* total, unsigned long long mine) {
+  __shared__ unsigned long long block_sum;
+  if (threadIdx.x == 0) block_sum = 0;
+  __syncthreads();
+  if (mine) atomicAdd(&block_sum, mine);
+  __syncthreads();
+  if (threadIdx.x == 0 && block_sum) atomicAdd(total, block_sum);
 }
 
 // Combines x into w[v] for the push direction: the min-plus monoid atomically; an accumulator
@@ -146,25 +166,25 @@ struct frontier_ref {
   }
 };
 
-// Push rows frontier[k] for k < k_end, a group of Group lanes per row, grid-stride over the whole
-// grid: w(v) = w(v) ⊕ (x_u ⊗ A(u, v)) for each arc u -> v of u's part the mask allows, listing
-// each v that improved into `range` once per stamp. The step of push_group_per_row.
+// Push, a group of Group lanes per frontier row (Group 32: a warp, the binned alternative for
+// even degrees; 4 or 8 for the short rows of road-like graphs), grid-stride, so the grid may be
+// sized for the device rather than the frontier: w(v) = w(v) ⊕ (x_u ⊗ A(u, v)) for each arc
+// u -> v of u's part the mask allows, listing each v that improved into `range` once per stamp.
 template <class S, class W, int Group>
-__device__ __forceinline__ void push_rows(const frontier_ref<W>& frontier, std::size_t k_end,
-                                          const csr_view<W>& a, const row_ranges& ranges, W* w,
-                                          const mask_view<W>& mask, std::uint32_t* stamps,
-                                          std::uint32_t stamp, vertex* improved,
-                                          unsigned long long* improved_count,
-                                          const value_range<W>& range,
-                                          unsigned long long* arcs_scanned) {
+__global__ void push_group_per_row(frontier_ref<W> frontier, csr_view<W> a, row_ranges ranges,
+                                   W* w, mask_view<W> mask, std::uint32_t* stamps,
+                                   std::uint32_t stamp, vertex* improved,
+                                   unsigned long long* improved_count, value_range<W> range,
+                                   unsigned long long* arcs_scanned) {
   const std::size_t groups = std::size_t(gridDim.x) * blockDim.x / Group;
   const unsigned lane = threadIdx.x % Group;
-  for (std::size_t k = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / Group; k < k_end;
-       k += groups) {
+  unsigned long long read = 0;
+  for (std::size_t k = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / Group;
+       k < frontier.size; k += groups) {
     const vertex u = frontier.indices[k];
     const W xu = frontier.value(k, u);
     const arc_index first = ranges.first(u), last = ranges.last(u);
-    if (arcs_scanned && lane == 0 && last > first) atomicAdd(arcs_scanned, last - first);
+    if (lane == 0 && last > first) read += last - first;
     for (arc_index arc = first + lane; arc < last; arc += Group) {
       const vertex v = a.columns[arc];
       if (!mask_allows(mask, v)) continue;
@@ -172,19 +192,7 @@ __device__ __forceinline__ void push_rows(const frontier_ref<W>& frontier, std::
                       range);
     }
   }
-}
-
-// Push, a group of Group lanes per frontier row (Group 32: a warp, the binned alternative for
-// even degrees; 4 or 8 for the short rows of road-like graphs). Grid-stride, so the grid may be
-// sized for the device rather than the frontier (device-driven loops do).
-template <class S, class W, int Group>
-__global__ void push_group_per_row(frontier_ref<W> frontier, csr_view<W> a, row_ranges ranges,
-                                   W* w, mask_view<W> mask, std::uint32_t* stamps,
-                                   std::uint32_t stamp, vertex* improved,
-                                   unsigned long long* improved_count, value_range<W> range,
-                                   unsigned long long* arcs_scanned) {
-  push_rows<S, W, Group>(frontier, frontier.size, a, ranges, w, mask, stamps, stamp, improved,
-                         improved_count, range, arcs_scanned);
+  if (arcs_scanned) add_block_sum(arcs_scanned, read);
 }
 
 // Row lengths of the frontier's rows (the input of the CUB scan).
@@ -323,19 +331,6 @@ __device__ __forceinline__ unsigned tile_products(const csr_view<W>& a, arc_inde
     product[q] = x;
   }
   return read;
-}
-
-// Adds each thread's `read` arcs to *arcs_scanned: one shared atomic per thread, one global
-// atomic per block (a pull's blocks are many; one counter for all of them would serialise).
-// Every thread of the block calls it.
-__device__ __forceinline__ void add_block_arcs(unsigned long long* arcs_scanned,
-                                               unsigned long long read) {
-  __shared__ unsigned long long block_read;
-  if (threadIdx.x == 0) block_read = 0;
-  __syncthreads();
-  if (read) atomicAdd(&block_read, read);
-  __syncthreads();
-  if (threadIdx.x == 0 && block_read) atomicAdd(arcs_scanned, block_read);
 }
 
 template <class S, class W, int Threads, int Items>
@@ -526,7 +521,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
     record.carry_value = running.total.value;
     records[blockIdx.x] = record;
   }
-  if (arcs_scanned) add_block_arcs(arcs_scanned, read);
+  if (arcs_scanned) add_block_sum(arcs_scanned, read);
 }
 
 // The rows that began in an earlier block, a warp each: the row open at block b's start began
@@ -617,7 +612,7 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
     acc = S::add(acc, __shfl_down_sync(0xffffffffu, acc, int(s), int(group)));
   if (live && lane == 0)
     pull_write<S>(w, vertex(row), acc, accum, stamps, stamp, improved, improved_count, range);
-  if (arcs_scanned) add_block_arcs(arcs_scanned, read);
+  if (arcs_scanned) add_block_sum(arcs_scanned, read);
 }
 
 template <class W>
