@@ -86,20 +86,20 @@ struct bucket_bounds {
   }
 };
 
-// The automatic Δ: this multiple of the Near-Far heuristic (choose_delta: 32 x mean weight /
-// mean degree). With the light closure's local rounds, a light step costs a block's round
-// (~2 µs) rather than a grid-wide step, so wider buckets -- fewer of them, each with its fixed
-// passes over t -- pay for their extra work sooner. The sweep in test/test_delta_stepping.cu
-// ("closure sweep", H100, 2026-11-23, median of 3, two sources each), heuristic x1 / x2 / x4
-// with 16 local rounds: grid 2048^2 21.2 / 18.8 / 19.0 ms and 17.1 / 16.0 / 17.2;
-// USA-road-NY 7.7 / 5.3 / 4.4 and 5.4 / 4.4 / 3.6; mdual 1.41 / 1.53 / 1.89 and 1.41 / 1.54 /
-// 1.73; cnr-2000 (2nd source) 5.1 / 5.5 / 5.6; Slashdot flat; kron:20 (host-driven) 4.8 / 4.4
-// / 4.5 (x1 r64). x2 has the best geometric mean over the graphs (1.12 of each graph's best,
-// against 1.15 for x1); x4 wins roads but loses meshes and web graphs. Not for dense
-// power-law graphs, whose few wide buckets are host-driven passes: the full bench (run 6,
-// x2 everywhere) had kron-22 10.8 -> 15.5 ms on one source and kron-24 63 -> 77 ms, against
-// cnr-2000 (mean degree 9.6) 5.7 -> 4.5 and Slashdot (10.6) 1.8 -> 1.6. Hence x2 only below a
-// mean degree of 16 (Kronecker graphs: ~30).
+// The automatic Δ: a multiple of the Near-Far heuristic (choose_delta: 32 x mean weight / mean
+// degree). With the light closure's local rounds, a light step costs a block's round (~2.5
+// µs) rather than a grid-wide step, so wider buckets -- fewer of them, each with its fixed
+// passes over t -- pay for their extra work sooner: x4 where the rounds run (graphs of short
+// rows), x2 where they do not (web and social graphs with hubs), x1 from a mean degree of 16
+// (Kronecker graphs, ~30: a few wide buckets of host-driven passes, where x2 cost kron-22 10.8
+// -> 15.5 ms and kron-24 63 -> 77 ms in bench run 6). The "closure sweep" in
+// test/test_delta_stepping.cu (H100, 2026-11-24, median of 3, two sources each), heuristic x2 /
+// x4 / x8 at 8 local rounds: grid 2048^2 16.5 / 15.4 / 15.6 ms and 13.2 / 12.4 / 13.0;
+// USA-road-NY 5.2 / 4.7 / 4.5 and 4.2 / 3.7 / 3.5; mdual 1.17 / 1.22 / 1.52 and 1.18 / 1.17 /
+// 1.38; cnr-2000 without rounds 2.85 / 3.35 / 3.69 (second source; the first flat);
+// Slashdot flat. x4 with 8 rounds has the best geometric mean over the graphs (1.12 of each
+// graph's best; x2 with 16 rounds, the choice before, 1.21).
+constexpr double automatic_delta_factor_rounds = 4;
 constexpr double automatic_delta_factor = 2;
 constexpr double automatic_delta_max_degree = 16;
 
@@ -273,8 +273,9 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   const bool bellman_ford = opts.algorithm == algorithm::bellman_ford;
   cuda_stream stream;
   gpu_context ctx(stream);
-  const double factor = A.stats().avg_degree < automatic_delta_max_degree ? automatic_delta_factor
-                                                                         : 1.0;
+  const double factor = A.stats().avg_degree >= automatic_delta_max_degree ? 1.0
+                        : closure.local_rounds > 0 ? automatic_delta_factor_rounds
+                                                   : automatic_delta_factor;
   const double delta = opts.delta > 0 ? opts.delta : factor * choose_delta(A.stats());
   const bucket_bounds<W> buckets(bellman_ford ? std::numeric_limits<double>::infinity() : delta);
   const min_plus<W> min_plus_semiring;

@@ -54,7 +54,7 @@ struct options {
   tropic::algorithm algorithm = tropic::algorithm::automatic;
   tropic::loop_control loop = tropic::loop_control::automatic;
   double delta = 0;        // bucket width; inf = one bucket; 0 = automatic: choose_delta
-                           // (delta_stepping: twice it below a mean degree of 16,
+                           // (delta_stepping: 2 or 4 times it below a mean degree of 16,
                            // algorithms/delta_stepping.cu)
   bool parents = false;    // also compute a shortest-path tree
   int device = 0;          // CUDA device ordinal for GPU algorithms

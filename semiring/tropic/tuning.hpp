@@ -52,15 +52,18 @@ inline constexpr unsigned device_loop_blocks = 132 * 1;
 // it improved in a shared-memory queue of closure_queue_items rows (vertex, value, bounds), pushes
 // those rows itself for up to closure_local_rounds rounds before the grid barrier; the rest goes
 // to the next global step. From the sweep in test/test_delta_stepping.cu ("closure sweep",
-// H100, 2026-11-23; grid 2048^2, USA-road-NY, mdual, cnr-2000, Slashdot, two sources each):
-// 0 rounds (level-synchronous, one grid barrier per light step) took grid 33.7 / 28.7 ms and
-// NY 9.8 / 7.7 at the heuristic's Δ; 16 rounds at twice that Δ 18.8 / 16.0 and 5.3 / 4.4,
-// the best geometric mean over the graphs (1.12 of each graph's best; 32 rounds 1.15, 64
-// 1.16). More rounds let a block run ahead on values that later fall (grid work 2.2 -> 2.3,
-// mdual 2.7 -> 2.9 at twice Δ). Lanes per row (1, 2, 4 or by mean degree) and 132 or 264
-// blocks were within a few percent of each other: the mean-degree rule and 132 stay.
+// H100, 2026-11-24; grid 2048^2, USA-road-NY, mdual, cnr-2000, Slashdot, two sources each;
+// heuristic Δ x2, x4, x8), at x4: 0 rounds (level-synchronous, one grid barrier per light step)
+// took grid 24.0 / 19.4 ms and NY 7.0 / 5.5; 8 rounds 15.4 / 12.4 and 4.7 / 3.7, mdual 1.22 /
+// 1.17; 16 rounds 15.1 / 12.3, 4.9 / 3.8, 1.29 / 1.31; 32 rounds 16.5 / 13.8, 6.0 / 4.6, 1.58 /
+// 1.64. 8 rounds at x4 has the best geometric mean over the graphs (1.12 of each graph's
+// best; 16 rounds 1.17). More rounds let a block run ahead on values that later fall, and the
+// grid waits for its busiest block (a probe of grid 2048^2: that block held 88 rows a round on
+// average, other blocks' queues ran dry in ~4 rounds of the 16). Lanes per row: the mean-degree
+// rule (4 on grids and roads) against 1 or 2 lanes, 2.4x and 1.5x slower on the grid; 264
+// blocks no better than 132 (2026-11-24).
 inline constexpr unsigned closure_queue_items = 512;
-inline constexpr unsigned closure_local_rounds = 16;
+inline constexpr unsigned closure_local_rounds = 8;
 // ... and only after a global frontier of at most one row per thread of the closure's grid.
 inline constexpr std::size_t closure_local_frontier = 132 * 256;
 // ... and only on graphs without rows longer than a block (delta-stepping's automatic choice;
