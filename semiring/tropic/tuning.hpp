@@ -61,7 +61,12 @@ inline constexpr unsigned device_loop_blocks = 132 * 1;
 // grid waits for its busiest block (a probe of grid 2048^2: that block held 88 rows a round on
 // average, other blocks' queues ran dry in ~4 rounds of the 16). Lanes per row: the mean-degree
 // rule (4 on grids and roads) against 1 or 2 lanes, 2.4x and 1.5x slower on the grid; 264
-// blocks no better than 132 (2026-11-24).
+// blocks no better than 132 (2026-11-24). Tried for the busiest block and dropped (H100,
+// 2026-11-24, old and new side by side in one call): blocks of 512 threads for the loop's
+// kernels (grid-16M 25.8 -> 21.7 ms, but cnr-2000 2.8 -> 3.2 and grid-4M flat); a round of at
+// most one row per group, the rest listed for the next step (NY 4.8 -> 4.2 ms, but grid 15.5
+// -> 16.0 and 12.5 -> 13.1); a lane loading its next arcs before their atomics (1 lane per row
+// 37.9 -> 32.2 ms on the grid, still 2.3x the 4 lanes; 4 lanes 2-5% slower on grid, NY, mdual).
 inline constexpr unsigned closure_queue_items = 512;
 inline constexpr unsigned closure_local_rounds = 8;
 // ... and only after a global frontier of at most one row per thread of the closure's grid.
