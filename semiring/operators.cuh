@@ -74,7 +74,7 @@ __device__ __forceinline__ void list_once(vertex i, std::uint32_t* stamps, std::
 // *total += the sum of every thread's `mine`: one shared atomic per thread, one global atomic
 // per block. For counters every block adds to (the arcs a push or pull read): one word that
 // every row of a step adds to serialises its atomics in one L2 slice. Every thread of the
-// block calls it.
+// block calls it; it may be called again (the shared word is the same for every call).
 __device__ __forceinline__ void add_block_sum(unsigned long long* total, unsigned long long mine) {
   __shared__ unsigned long long block_sum;
   if (threadIdx.x == 0) block_sum = 0;
@@ -82,6 +82,10 @@ __device__ __forceinline__ void add_block_sum(unsigned long long* total, unsigne
   if (mine) atomicAdd(&block_sum, mine);
   __syncthreads();
   if (threadIdx.x == 0 && block_sum) atomicAdd(total, block_sum);
+  // Every thread is past its read before a next call zeroes the word: the compiler may load it
+  // in every thread, not only in thread 0 (racecheck saw those loads race with the next call's
+  // zeroing, 2026-11-24).
+  __syncthreads();
 }
 
 // Combines x into w[v] for the push direction: the min-plus monoid atomically; an accumulator
