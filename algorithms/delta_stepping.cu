@@ -15,9 +15,9 @@
 //    grid-wide device form of the operator (semiring/device_loop.cuh), the grid kept in step by
 //    grid barriers; each bucket's light loop is the closure (vxm_closure's steps: a grid barrier
 //    per step, local rounds in each block between them). Right for long, thin searches (a 2048 x
-//    2048 grid: ~100 buckets, ~5,000 light steps of a few thousand arcs each, where the
-//    host-driven loop spends ~60 µs per step waiting and a graph node per step ~8 µs,
-//    bench/RESULTS.md).
+//    2048 grid: ~50 buckets at the automatic Δ, thousands of light steps of a few thousand arcs
+//    each, where the host-driven loop spends ~60 µs per step waiting and a graph node per step
+//    ~8 µs, bench/RESULTS.md).
 //
 // Correctness does not depend on the bucket arithmetic being exact: a heavy arc that lands back
 // in the current bucket (possible only through floating-point rounding of the bucket bounds)
