@@ -72,8 +72,8 @@ __device__ void closure_begin(closure_shared<W>& sh, closure_state& st, std::uin
 // grid's rows have 4 arcs): no cheap filter load before each atomic (two round trips where one
 // does), and each target's row bounds loaded alongside its atomic, so an improved target is
 // pushed without loading them later -- per hop the arcs, then the atomic, against five dependent
-// loads and atomics in push_group_per_row. A frontier that can hold millions of rows keeps the filter:
-// most of its candidates do not improve (bench run 6, without it and without
+// loads and atomics in push_group_per_row. A frontier that can hold millions of rows keeps the
+// filter: most of its candidates do not improve (bench run 6, without it and without
 // closure_limits::local_frontier: uniform-4M 28.6 ms against 13.0 in run 5).
 // A row whose vertex has fallen below item.x since it was queued is dropped (superseded).
 template <class S, class W, class Hold>
