@@ -59,16 +59,20 @@ struct row_ranges {
   }
 };
 
-// Records i in `list` once per call: the stamp array remembers the call that listed i last.
-__device__ __forceinline__ void list_once(vertex i, std::uint32_t* stamps, std::uint32_t stamp,
-                                          vertex* list, unsigned long long* count) {
-  if (atomicExch(&stamps[i], stamp) == stamp) return;
-  // The lanes of a warp appending at once take consecutive slots with one atomic: a list's
-  // length is one word that every block of a push appends to.
+// The next slot of a list whose length is *count. The lanes of a warp appending at once take
+// consecutive slots with one atomic: a list's length is one word that every block of a kernel
+// appends to.
+__device__ __forceinline__ unsigned long long append_slot(unsigned long long* count) {
   const cooperative_groups::coalesced_group lanes = cooperative_groups::coalesced_threads();
   unsigned long long base = 0;
   if (lanes.thread_rank() == 0) base = atomicAdd(count, (unsigned long long)lanes.size());
-  list[lanes.shfl(base, 0) + lanes.thread_rank()] = i;
+  return lanes.shfl(base, 0) + lanes.thread_rank();
+}
+
+// Records i in `list` once per call: the stamp array remembers the call that listed i last.
+__device__ __forceinline__ void list_once(vertex i, std::uint32_t* stamps, std::uint32_t stamp,
+                                          vertex* list, unsigned long long* count) {
+  if (atomicExch(&stamps[i], stamp) != stamp) list[append_slot(count)] = i;
 }
 
 // *total += the sum of every thread's `mine`: one shared atomic per thread, one global atomic
@@ -650,7 +654,7 @@ __global__ void select_listed(const vertex* pattern, std::size_t count, const W*
     const vertex i = pattern[k];
     const W x = in[i];
     if (!in_range(x, range) || atomicExch(&stamps[i], stamp) == stamp) continue;
-    const unsigned long long at = atomicAdd(out_count, 1ull);
+    const unsigned long long at = append_slot(out_count);
     out_idx[at] = i;
     out_val[at] = x;
   }
