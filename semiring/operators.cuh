@@ -221,9 +221,12 @@ struct frontier_row_length {
 };
 
 // The write of one pulled row: w(i) = accum(w(i), acc), listing i when it improved into range.
+// A pull finishes each row exactly once per call (in its tile, or in pull_fixup), so the list
+// takes i without the stamp that a push's arcs into one target need: one atomic exchange per
+// improved row fewer (uniform-4M, whose middle steps pull millions of improved rows, 7.5 -> 6.4
+// ms; H100, 2026-11-24, bench/results/2026-11-24-h100-run12/sweeps/ab-2-*).
 template <class S, class W>
 __device__ __forceinline__ void pull_write(W* w, vertex i, W acc, accumulator accum,
-                                           std::uint32_t* stamps, std::uint32_t stamp,
                                            vertex* improved, unsigned long long* improved_count,
                                            const value_range<W>& range) {
   if (accum == accumulator::none && !improved) {  // w(i) = T(i): no need to read w(i)
@@ -237,7 +240,7 @@ __device__ __forceinline__ void pull_write(W* w, vertex i, W acc, accumulator ac
   else now = acc == S::identity() ? old : (old == S::identity() ? acc : old + acc);
   w[i] = now;
   if (improved && now < old && in_range(now, range))
-    list_once(i, stamps, stamp, improved, improved_count);
+    improved[append_slot(improved_count)] = i;
 }
 
 // Pull: w(i) = accum(w(i), ⊕_j u(j) ⊗ A(i, j)) for every row i of the view that the mask allows
@@ -344,9 +347,9 @@ __device__ __forceinline__ unsigned tile_products(const csr_view<W>& a, arc_inde
 template <class S, class W, int Threads, int Items>
 __global__ void __launch_bounds__(Threads)
 pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
-                accumulator accum, std::uint32_t* stamps, std::uint32_t stamp, vertex* improved,
-                unsigned long long* improved_count, value_range<W> range, arc_index block_items,
-                pull_block_record<W>* records, unsigned long long* arcs_scanned) {
+                accumulator accum, vertex* improved, unsigned long long* improved_count,
+                value_range<W> range, arc_index block_items, pull_block_record<W>* records,
+                unsigned long long* arcs_scanned) {
   constexpr int tile_items = Threads * Items;
   using scan_t = cub::BlockScan<pull_carry<W>, Threads>;
   // row_end[k]: the end of row i + k relative to the tile's first arc j (exact for the rows
@@ -488,7 +491,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
         } else {
           const vertex r = i + vertex(k);
           if (mask_allows(mask, r))
-            pull_write<S>(w, r, acc, accum, stamps, stamp, improved, improved_count, range);
+            pull_write<S>(w, r, acc, accum, improved, improved_count, range);
         }
         acc = S::identity();
         ++k;
@@ -512,7 +515,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
           head_value = value;
           head_pending = 1;
         } else {
-          pull_write<S>(w, r, value, accum, stamps, stamp, improved, improved_count, range);
+          pull_write<S>(w, r, value, accum, improved, improved_count, range);
         }
       }
     }
@@ -538,8 +541,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
 // path order, make the whole row, written once.
 template <class S, class W>
 __global__ void pull_fixup(csr_view<W> a, const pull_block_record<W>* records, unsigned blocks,
-                           arc_index block_items, W* w, accumulator accum, std::uint32_t* stamps,
-                           std::uint32_t stamp, vertex* improved,
+                           arc_index block_items, W* w, accumulator accum, vertex* improved,
                            unsigned long long* improved_count, value_range<W> range) {
   const std::size_t b = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x % 32;
@@ -551,8 +553,8 @@ __global__ void pull_fixup(csr_view<W> a, const pull_block_record<W>* records, u
   for (int offset = 16; offset > 0; offset /= 2)
     acc = S::add(acc, __shfl_down_sync(0xffffffffu, acc, offset));
   if (lane == 0)
-    pull_write<S>(w, r, S::add(acc, records[b].head_value), accum, stamps, stamp, improved,
-                  improved_count, range);
+    pull_write<S>(w, r, S::add(acc, records[b].head_value), accum, improved, improved_count,
+                  range);
 }
 
 // A tile shape for pull_merge_path (the default from tuning.hpp; tests use small ones so that
@@ -582,9 +584,9 @@ using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items
 template <class S, class W, int Items>
 __global__ void __launch_bounds__(tuning::pull_group_threads)
 pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
-                   accumulator accum, unsigned group_log2, std::uint32_t* stamps,
-                   std::uint32_t stamp, vertex* improved, unsigned long long* improved_count,
-                   value_range<W> range, unsigned long long* arcs_scanned) {
+                   accumulator accum, unsigned group_log2, vertex* improved,
+                   unsigned long long* improved_count, value_range<W> range,
+                   unsigned long long* arcs_scanned) {
   const unsigned group = 1u << group_log2;
   const std::uint64_t thread = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint64_t row = thread >> group_log2;
@@ -619,7 +621,7 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
   for (unsigned s = group / 2; s > 0; s /= 2)
     acc = S::add(acc, __shfl_down_sync(0xffffffffu, acc, int(s), int(group)));
   if (live && lane == 0)
-    pull_write<S>(w, vertex(row), acc, accum, stamps, stamp, improved, improved_count, range);
+    pull_write<S>(w, vertex(row), acc, accum, improved, improved_count, range);
   if (arcs_scanned) add_block_sum(arcs_scanned, read);
 }
 
@@ -782,6 +784,21 @@ row_ranges ranges_of(const csr_view<W>& view, const matrix_operand<W>& a, bool t
 
 inline void check_launch() { TROPIC_CUDA_CHECK(cudaGetLastError()); }
 
+// The arcs of u's rows in `ranges`' part: a reduce over the frontier's row lengths, read back
+// (one host round trip).
+template <class W>
+arc_index frontier_arcs(const sparse_vector<W>& u, row_ranges ranges, gpu_context& ctx) {
+  const std::size_t k = u.nvals();
+  if (k == 0) return 0;
+  auto lengths = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                                 frontier_row_length<W>{u.indices(), k, ranges});
+  std::uint64_t* total = ctx.zeroed_counter();
+  std::size_t bytes = 0;
+  TROPIC_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, lengths, total, k, ctx.stream()));
+  TROPIC_CUDA_CHECK(cub::DeviceReduce::Sum(ctx.temp(bytes), bytes, lengths, total, k, ctx.stream()));
+  return ctx.read_counter();
+}
+
 // Shared tail of vxm/mxv: read the improved count (the one host round trip of the call).
 template <class W>
 void finish_improved(sparse_vector<W>* improved, unsigned long long* count, gpu_context& ctx) {
@@ -808,8 +825,6 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
                                                                  S::identity(), false, S::identity());
     check_launch();
   }
-  std::uint32_t* stamps = improved ? ctx.stamps(n) : nullptr;
-  const std::uint32_t stamp = ctx.next_stamp();
   unsigned long long* count =
       improved ? reinterpret_cast<unsigned long long*>(ctx.zeroed_counter()) : nullptr;
   vertex* list = improved ? improved->indices() : nullptr;
@@ -819,8 +834,8 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
     constexpr std::uint64_t threads = tuning::pull_group_threads;
     const std::uint64_t grid = ((std::uint64_t(n) << log2) + threads - 1) / threads;
     pull_group_per_row<S, W, tuning::pull_group_items><<<unsigned(grid), threads, 0, s>>>(
-        view, ranges, u, w.data(), mask, accum, log2, stamps, stamp, list, count,
-        improved_range, ctx.arcs_scanned());
+        view, ranges, u, w.data(), mask, accum, log2, list, count, improved_range,
+        ctx.arcs_scanned());
     check_launch();
   } else if (total > 0) {
     constexpr int threads = Policy::threads, items = Policy::items;
@@ -850,12 +865,12 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
     auto* records = static_cast<pull_block_record<W>*>(
         ctx.pull_blocks(std::size_t(grid) * sizeof(pull_block_record<W>)));
     pull_merge_path<S, W, threads, items><<<unsigned(grid), threads, 0, s>>>(
-        view, ranges, u, w.data(), mask, accum, stamps, stamp, list, count, improved_range,
-        block_items, records, ctx.arcs_scanned());
+        view, ranges, u, w.data(), mask, accum, list, count, improved_range, block_items,
+        records, ctx.arcs_scanned());
     check_launch();
     if (grid > 1) {  // block 0 starts at row 0: a single block leaves no row to finish
       pull_fixup<S><<<blocks_for(std::size_t(grid) * 32), tuning::block_threads, 0, s>>>(
-          view, records, unsigned(grid), block_items, w.data(), accum, stamps, stamp, list, count,
+          view, records, unsigned(grid), block_items, w.data(), accum, list, count,
           improved_range);
       check_launch();
     }
@@ -942,8 +957,16 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
   const vertex n = A.rows();
   cudaStream_t s = ctx.stream();
   bool pull = desc.dir == direction::pull;
-  if (desc.dir == direction::automatic)
-    pull = A.has_transpose() && u.nvals() * std::size_t(desc.pull_ratio) > n;
+  if (desc.dir == direction::automatic && A.has_transpose()) {
+    const std::size_t k = u.nvals();
+    pull = k * std::size_t(desc.pull_ratio) > n;
+    const graph_stats& g = A.stats();
+    if (!pull && desc.pull_arc_ratio > 0 && k * tuning::arc_count_rows_ratio > n &&
+        double(g.max_degree) >= tuning::skewed_degree_ratio * g.avg_degree) {
+      const arc_index arcs = detail::frontier_arcs(u, detail::ranges_of(A.view(), a, false), ctx);
+      pull = arcs * desc.pull_arc_ratio > A.transpose_view().arcs;
+    }
+  }
   if (pull) {
     // Pull needs u densely: scatter its entries into an identity-filled vector, the context's
     // scratch (no allocation per call inside a solve's loop).

@@ -311,6 +311,48 @@ TEST_SUITE("delta_stepping") {
     sweep_shared_graphs(sweep);
   }
 
+  // The arc count behind the direction switch on skewed graphs (descriptor::pull_arc_ratio:
+  // for a frontier between n / 64 and n / pull_ratio rows, pull when its arcs exceed A''s over
+  // the ratio), measured, not a check. On the GPU machine:
+  //   tropic_tests -ts=delta_stepping -tc='*direction arc sweep*' --no-skip
+  // The skewed graphs of the bench, two sources each, the automatic Δ, loop and closure limits,
+  // each answer verified; median of 3 after a warm-up. pull_arc_ratio 0: rows only.
+  TEST_CASE("delta_stepping: direction arc sweep" * doctest::skip()) {
+    TROPIC_REQUIRE_GPU();
+    auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
+      const device_matrix<std::uint32_t> a(g);
+      if (double(a.stats().max_degree) < tuning::skewed_degree_ratio * a.stats().avg_degree)
+        return;  // not skewed: the arcs are never counted
+      closure_limits limits;
+      if (a.stats().max_degree > tuning::closure_local_rounds_max_degree) limits.local_rounds = 0;
+      for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
+        const auto want = dijkstra(g, s, false);
+        std::uint64_t reached = 0;
+        for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
+        if (reached < 1000) continue;
+        for (unsigned ratio : {0u, 2u, 3u, 4u, 6u, 8u}) {
+          options o;
+          o.algorithm = algorithm::delta_stepping;
+          descriptor desc;
+          desc.pull_arc_ratio = ratio;
+          CAPTURE(name);
+          CAPTURE(ratio);
+          result<std::uint32_t> r;
+          const double ms = median_solve(a, s, o, limits, desc, 3, r);
+          CHECK(verify(g, s, want.distances, r) == "");
+          std::printf("%-24s src %-8u pull_arc_ratio %-2u %9.3f ms  steps %4llu  round trips %4llu  "
+                      "work %6.2f\n",
+                      name.c_str(), s, ratio, ms, (unsigned long long)r.stats.iterations,
+                      (unsigned long long)r.stats.host_round_trips,
+                      double(r.stats.vertices_relaxed) / double(reached));
+          std::fflush(stdout);
+        }
+      }
+    };
+    for (const char* spec : {"kron:20:16", "kron:22:16"}) sweep(spec, generate<std::uint32_t>(spec, 1));
+    sweep_shared_graphs(sweep);
+  }
+
   // Where a long, thin search's time goes, measured, not a check. On the GPU machine:
   //   tropic_tests -ts=delta_stepping -tc='*grid anatomy*' --no-skip
   // (1) The device-driven loop's cost per bucket apart from its light closure (the select of

@@ -119,7 +119,7 @@ void check_vxm_mxv(const csr<W>& g, std::uint64_t seed, bool exact) {
     c.accum = S::is_min_monoid ? (rng.chance(0.5) ? accumulator::min : accumulator::none)
                                : (rng.chance(0.5) ? accumulator::plus : accumulator::none);
     c.part = static_cast<row_part>(rng.below(3));
-    c.dir = rng.chance(0.5) ? direction::push : direction::pull;
+    c.dir = static_cast<direction>(rng.below(3));  // automatic (the row and arc rules), push, pull
     c.balance = rng.chance(0.5) ? load_balance::merge_path : load_balance::warp_per_row;
     c.pull = static_cast<pull_method>(rng.below(3));  // automatic, merge_path, group_per_row
     CAPTURE(round);

@@ -73,6 +73,17 @@ struct descriptor {
   // 1.028 at 4, 1.022 at 8, 1.07 at 16 -- 4 and 8 tie; kron-22 13.1 / 11.2 / 10.0 (source 0)
   // and 12.1 / 9.5 / 10.3 (source 2097169) push only / 4 / 8.
   unsigned pull_ratio = 4;
+  // automatic direction on a skewed graph (tuning::skewed_degree_ratio), for a frontier of
+  // fewer rows than that but more than n / tuning::arc_count_rows_ratio: count the frontier's
+  // arcs in the part (one reduce and one host round trip) and pull when they exceed the arcs of
+  // A' over pull_arc_ratio. Rows alone misjudge a Kronecker graph's middle steps, whose
+  // frontiers hold its hubs: on kron-22 a push from 19% of the rows took 2.6 ms, the pull that
+  // replaced it 1.35 ms (H100, ncu, 2026-11-24). The "direction arc sweep" in
+  // test/test_delta_stepping.cu (same day; median of 3, ratio 0 / 2 / 3 / 4 / 8): kron-22 9.96
+  // / 10.16 / 8.64 / 8.62 / 8.85 ms (source 0; the other flat), cnr-2000 2.85 / 2.85 / 2.84 /
+  // 2.71 / 2.80, Slashdot within 4%, kron-20 3.28 / 3.41 / 3.39 / 3.44 / 3.49 (the count's
+  // round trips, no pull gained). 0: rows only.
+  unsigned pull_arc_ratio = 3;
 };
 
 // Whether a pull over `view` with `desc` runs by a group of lanes per row (else merge path):

@@ -35,6 +35,12 @@ inline constexpr int pull_items_per_thread = 8;
 inline constexpr int pull_group_threads = 128;
 inline constexpr int pull_group_items = 4;
 inline constexpr std::uint64_t pull_group_max_row = 32;
+// descriptor::pull_arc_ratio's test: a graph is skewed when its longest row is this many times
+// its mean row or more (Kronecker, web and social graphs; not grids, roads, meshes or uniform
+// random graphs, whose frontiers' arcs follow their rows), and the arcs of a frontier are
+// counted only above n / arc_count_rows_ratio rows (below, a push is cheap whatever its rows).
+inline constexpr double skewed_degree_ratio = 16;
+inline constexpr std::uint64_t arc_count_rows_ratio = 64;
 // Delta-stepping hands its loop to the GPU (loop_control::automatic) after this many light steps
 // in a row each touched fewer arcs than device_loop_step_arcs (estimated as frontier x mean
 // degree): at the H100's ~50 GTEPS for a push, a million arcs take ~20 µs, the cost of one host
