@@ -312,13 +312,16 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     assign(t, s, ctx);
   }
 
-  // Host-driven until `small_steps_to_hand_over` light steps in a row were each too small to pay
-  // for their round trip (tuning::device_loop_step_arcs, estimated as |B| x mean degree); then
-  // the GPU drives from bucket i on (selecting bucket i afresh is correct at any point: its
-  // settled vertices are merely relaxed again).
+  // Host-driven until tuning::device_loop_small_steps light steps in a row were each too small
+  // to pay for their round trip (tuning::device_loop_step_arcs, estimated as |B| x mean degree)
+  // and the last did not grow the frontier more than tuning::device_loop_growth times (a short,
+  // wide search still expanding from its source is about to need the pulls the device-driven
+  // loop lacks); then the GPU drives from bucket i on (selecting bucket i afresh is correct at
+  // any point: its settled vertices are merely relaxed again).
   const double mean_degree = n ? double(A.arcs()) / n : 0;
   bool device_driven = opts.loop == loop_control::device;
   unsigned small_steps = 0;
+  std::size_t last_rows = 0;
   std::uint64_t i = 0;
   for (;;) {
     if (device_driven) {
@@ -342,11 +345,14 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
         vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, tB, light(A, split), desc, ctx,
             &B, bucket, &counters);
         ++st.iterations;
-        small_steps = double(tB.nvals()) * mean_degree < tuning::device_loop_step_arcs
+        const std::size_t rows = tB.nvals();
+        small_steps = double(rows) * mean_degree < tuning::device_loop_step_arcs
                           ? small_steps + 1
                           : 0;
+        const bool growing = double(rows) > tuning::device_loop_growth * double(last_rows);
+        last_rows = rows;
         device_driven = opts.loop == loop_control::automatic &&
-                        small_steps >= tuning::device_loop_small_steps;
+                        small_steps >= tuning::device_loop_small_steps && !growing;
       }
       if (!has_heavy || device_driven) break;
       // S = { v : iΔ <= t[v] < (i+1)Δ }: every vertex settled in bucket i (with its distance)

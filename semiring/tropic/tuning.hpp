@@ -48,6 +48,13 @@ inline constexpr std::uint64_t arc_count_rows_ratio = 64;
 // graph's frontier explodes) do not trigger it.
 inline constexpr double device_loop_step_arcs = 1 << 20;
 inline constexpr unsigned device_loop_small_steps = 8;
+// ... and the last of them did not grow the frontier (rows) more than this many times: a search
+// still expanding from its source (a uniform random graph's first bucket) is no long, thin
+// search: handed over there, uniform random graphs of out-degree 4 and 20 (4M vertices) took
+// 10.9 and 15.4 ms in the device-driven loop, which does not pull; with this test 5.6 and 6.7,
+// grids, roads, mdual and the web/social graphs within noise (H100, 2026-11-24,
+// bench/results/2026-11-24-h100-run12/sweeps/ab-4-handover-growth.txt).
+inline constexpr double device_loop_growth = 2;
 // The grid of the device-driven loop's persistent kernels (the closure, delta-stepping's bucket
 // loop): enough thread groups for the frontiers of road-like graphs (a few thousand rows) in one
 // sweep, larger ones grid-stride. Every block joins every grid barrier, so a grid larger than
