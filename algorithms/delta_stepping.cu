@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include <cooperative_groups.h>
@@ -98,7 +99,9 @@ struct bucket_bounds {
 // USA-road-NY 5.2 / 4.7 / 4.5 and 4.2 / 3.7 / 3.5; mdual 1.17 / 1.22 / 1.52 and 1.18 / 1.17 /
 // 1.38; cnr-2000 without rounds 2.85 / 3.35 / 3.69 (second source; the first flat);
 // Slashdot flat. x4 with 8 rounds has the best geometric mean over the graphs (1.12 of each
-// graph's best; x2 with 16 rounds, the choice before, 1.21).
+// graph's best; x2 with 16 rounds, the choice before, 1.21). A search whose frontier grows
+// geometrically from the source (uniform random graphs) narrows x4 back to x1 in its first
+// steps (the loop below, tuning::narrow_*).
 constexpr double automatic_delta_factor_rounds = 4;
 constexpr double automatic_delta_factor = 2;
 constexpr double automatic_delta_max_degree = 16;
@@ -277,7 +280,9 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
                         : closure.local_rounds > 0 ? automatic_delta_factor_rounds
                                                    : automatic_delta_factor;
   const double delta = opts.delta > 0 ? opts.delta : factor * choose_delta(A.stats());
-  const bucket_bounds<W> buckets(bellman_ford ? std::numeric_limits<double>::infinity() : delta);
+  bucket_bounds<W> buckets(bellman_ford ? std::numeric_limits<double>::infinity() : delta);
+  // The automatic Δ narrows back to the heuristic's once, for a short, wide search (below).
+  bool may_narrow = !(opts.delta > 0) && !bellman_ford && factor == automatic_delta_factor_rounds;
   const min_plus<W> min_plus_semiring;
   descriptor desc = base;  // push/pull chosen per call from the frontier size
   if (opts.algorithm == algorithm::edge_wise) {
@@ -298,11 +303,15 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
 
   cuda_timer timer(stream);
   // AL = A .* (A <= Δ), AH = A .* (A > Δ): per-row split offsets, one pass over the rows.
-  const light_heavy_split<W> split(A, buckets.delta, ctx);
+  std::optional<light_heavy_split<W>> split;
+  split.emplace(A, buckets.delta, ctx);
   // Every arc lighter than Δ (a grid's weights up to 1000 under Δ = 4000): no heavy step, and no
   // select of S for it. Strictly lighter in double: a weight rounded into double (64-bit
   // integers) is then still at most the light part's limit.
-  const bool has_heavy = !std::isinf(buckets.delta) && !(A.stats().max_weight < buckets.delta);
+  auto any_heavy = [&] {
+    return !std::isinf(buckets.delta) && !(A.stats().max_weight < buckets.delta);
+  };
+  bool has_heavy = any_heavy();
 
   // t = ∞; t[s] = 0
   assign(t, no_mask<W>(), infinity<W>(), false, ctx);
@@ -320,15 +329,17 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   // any point: its settled vertices are merely relaxed again).
   const double mean_degree = n ? double(A.arcs()) / n : 0;
   bool device_driven = opts.loop == loop_control::device;
-  unsigned small_steps = 0;
+  unsigned small_steps = 0, growing_steps = 0;
   std::size_t last_rows = 0;
+  bool narrowed = false;     // this bucket is selected again under the heuristic's Δ
+  bool wide_search = false;  // narrowed once: the host drives to the end
   std::uint64_t i = 0;
   for (;;) {
     if (device_driven) {
       // From the start (loop_control::device) bucket 0 is selected; after a hand-over the light
       // loop of bucket i goes on from B.
       const bool handed_over = opts.loop != loop_control::device;
-      device_driven_buckets(A, split, buckets, has_heavy, i, handed_over ? &B : nullptr, t, ctx,
+      device_driven_buckets(A, *split, buckets, has_heavy, i, handed_over ? &B : nullptr, t, ctx,
                             closure, st);
       break;
     }
@@ -342,28 +353,51 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
         gather(tB, t, B, ctx);
         st.vertices_relaxed += tB.nvals();
         // t = min(t, AL' min.+ tB);  B = { v : r[v] < t[v], iΔ <= r[v] < (i+1)Δ }
-        vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, tB, light(A, split), desc, ctx,
-            &B, bucket, &counters);
+        vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, tB, light(A, *split), desc,
+            ctx, &B, bucket, &counters);
         ++st.iterations;
         const std::size_t rows = tB.nvals();
         small_steps = double(rows) * mean_degree < tuning::device_loop_step_arcs
                           ? small_steps + 1
                           : 0;
         const bool growing = double(rows) > tuning::device_loop_growth * double(last_rows);
+        growing_steps = growing ? growing_steps + 1 : 0;
         last_rows = rows;
-        device_driven = opts.loop == loop_control::automatic &&
+        device_driven = opts.loop == loop_control::automatic && !wide_search &&
                         small_steps >= tuning::device_loop_small_steps && !growing;
+        // A frontier that kept growing geometrically to a size no lattice-like graph reaches
+        // in a few steps: a short, wide search, whose best Δ is the heuristic's own and whose
+        // loop stays with the host (its next buckets hold millions of vertices, which the
+        // device-driven loop cannot pull): host-driven uniform random graphs of out-degree 4 /
+        // 7 / 12 took 4.3 / 4.7 / 6.1 ms at x1 against 5.8 / 6.6 / 7.7 at x4, and at x1 handed
+        // over 6.2 / 6.4 / 10.9 (bench/results/2026-11-24-h100-run12/sweeps/). Bucket i is
+        // selected again under the narrower Δ from its lower end: any bucket structure is
+        // correct from a point where every lower distance is settled.
+        if (may_narrow && growing_steps >= tuning::narrow_growing_steps &&
+            rows >= tuning::narrow_min_rows) {
+          may_narrow = false;
+          wide_search = true;
+          narrowed = true;
+          const W lower = bucket.lo;
+          buckets = bucket_bounds<W>(buckets.delta / automatic_delta_factor_rounds);
+          i = buckets.index_of(lower);
+          split.emplace(A, buckets.delta, ctx);
+          has_heavy = any_heavy();
+          st.delta = buckets.delta;
+          break;
+        }
       }
-      if (!has_heavy || device_driven) break;
+      if (narrowed || !has_heavy || device_driven) break;
       // S = { v : iΔ <= t[v] < (i+1)Δ }: every vertex settled in bucket i (with its distance)
       select(S, t, bucket, ctx);
       st.vertices_relaxed += S.nvals();
       // t = min(t, AH' min.+ (t .* S)); B = stragglers back in bucket i (rounding only)
-      vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, S, heavy(A, split), desc, ctx,
+      vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, S, heavy(A, *split), desc, ctx,
           &B, bucket, &counters);
     } while (B.nvals() > 0);
-    if (device_driven) {
-      --st.buckets;  // bucket i is counted again by the device-driven loop
+    if (device_driven || narrowed) {
+      --st.buckets;  // bucket i is counted again by the device-driven loop, or when reselected
+      narrowed = false;
       continue;
     }
 

@@ -161,8 +161,8 @@ int info_command(int argc, char** argv) {
     std::printf("symmetric   %s\n", s.symmetric ? "yes" : "no");
     if (!s.has_negative_weight)
       std::printf("delta       %s (auto: 32 * avg weight / avg degree, Davidson et al.; "
-                  "delta_stepping below avg degree 16: 4x it, or 2x when a row has more "
-                  "than 256 arcs)\n",
+                  "delta_stepping below avg degree 16: 4x it, back to 1x once the frontier "
+                  "grows geometrically, or 2x when a row has more than 256 arcs)\n",
                   significant(choose_delta(s), 6).c_str());
     std::printf("load        %s ms\n", fixed(origin.load_ms, 1).c_str());
     return 0;

@@ -165,6 +165,27 @@ TEST_SUITE("delta_stepping") {
     CHECK(automatic.stats.host_round_trips < host.stats.host_round_trips / 4);
   }
 
+  TEST_CASE("the automatic delta narrows for a frontier that grows geometrically, not on a grid") {
+    TROPIC_REQUIRE_GPU();
+    // A uniform random graph (out-degree 4, weights 1..10) and a grid, both of short rows (x4):
+    // the random graph's frontier grows ~3x a step past 1,024 rows, so its Δ narrows back to
+    // the heuristic's and bucket 0 is selected again under it; the grid's keeps x4.
+    options o;
+    o.algorithm = algorithm::delta_stepping;
+    o.parents = true;
+    const csr<std::uint32_t> wide = generate<std::uint32_t>("uniform:65536:4", 5);
+    const device_matrix<std::uint32_t> w(wide);
+    const double heuristic = choose_delta(w.stats());
+    const auto narrowed = sssp(w, 0, o);
+    CHECK(verify(wide, 0, dijkstra(wide, 0, false).distances, narrowed) == "");
+    CHECK(narrowed.stats.delta == doctest::Approx(std::floor(std::floor(4 * heuristic) / 4)));
+    const csr<std::uint32_t> grid = generate_grid<std::uint32_t>(256, 256, 5);
+    const device_matrix<std::uint32_t> g(grid);
+    const auto kept = sssp(g, 0, o);
+    CHECK(verify(grid, 0, dijkstra(grid, 0, false).distances, kept) == "");
+    CHECK(kept.stats.delta == doctest::Approx(std::floor(4 * choose_delta(g.stats()))));
+  }
+
   TEST_CASE_TEMPLATE("the light closure's local rounds and queue size never change the answer", W,
                      std::uint32_t, float) {
     TROPIC_REQUIRE_GPU();

@@ -54,7 +54,8 @@ struct options {
   tropic::algorithm algorithm = tropic::algorithm::automatic;
   tropic::loop_control loop = tropic::loop_control::automatic;
   double delta = 0;        // bucket width; inf = one bucket; 0 = automatic: choose_delta
-                           // (delta_stepping: 2 or 4 times it below a mean degree of 16,
+                           // (delta_stepping: 2 or 4 times it below a mean degree of 16, the 4
+                           // narrowed back to 1 for a frontier growing geometrically,
                            // algorithms/delta_stepping.cu)
   bool parents = false;    // also compute a shortest-path tree
   int device = 0;          // CUDA device ordinal for GPU algorithms
@@ -63,7 +64,8 @@ struct options {
 
 struct statistics {
   std::string algorithm;            // the algorithm that actually ran (automatic resolved)
-  double delta = 0;                 // the bucket width used (inf for Bellman-Ford / Dijkstra)
+  double delta = 0;                 // the bucket width used last (inf for Bellman-Ford /
+                                    // Dijkstra; ADDS: its final delta)
   std::uint64_t buckets = 0;        // non-empty buckets processed (outer iterations)
   std::uint64_t iterations = 0;     // inner (light) iterations / relaxation rounds in total
   std::uint64_t vertices_relaxed = 0;  // frontier vertices whose out-arcs were scanned

@@ -55,6 +55,13 @@ inline constexpr unsigned device_loop_small_steps = 8;
 // grids, roads, mdual and the web/social graphs within noise (H100, 2026-11-24,
 // bench/results/2026-11-24-h100-run12/sweeps/ab-4-handover-growth.txt).
 inline constexpr double device_loop_growth = 2;
+// Delta-stepping's automatic Δ (x4 on graphs of short rows) narrows to the heuristic's once the
+// light steps grew the frontier more than device_loop_growth times in this many steps in a row
+// up to at least narrow_min_rows rows: geometric growth to a size that grids, roads and meshes
+// (frontiers ~ hops or hops^2) do not reach in a few steps; such a search then stays
+// host-driven (algorithms/delta_stepping.cu).
+inline constexpr unsigned narrow_growing_steps = 3;
+inline constexpr std::size_t narrow_min_rows = 1024;
 // The grid of the device-driven loop's persistent kernels (the closure, delta-stepping's bucket
 // loop): enough thread groups for the frontiers of road-like graphs (a few thousand rows) in one
 // sweep, larger ones grid-stride. Every block joins every grid barrier, so a grid larger than
