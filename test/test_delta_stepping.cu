@@ -62,6 +62,40 @@ double median_solve(const device_matrix<std::uint32_t>& a, vertex s, const optio
   return ms[ms.size() / 2];
 }
 
+// A descriptor sweep (measurements; each answer checked): from two sources that reach at least
+// 1,000 vertices, every labelled descriptor's median solve of 3 after a warm-up, printed with
+// its steps, buckets, host round trips and vertex work.
+struct labelled_descriptor {
+  std::string label;
+  descriptor desc;
+};
+void sweep_descriptors(const std::string& name, const csr<std::uint32_t>& g,
+                       const device_matrix<std::uint32_t>& a, const closure_limits& limits,
+                       const std::vector<labelled_descriptor>& settings) {
+  for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
+    const auto want = dijkstra(g, s, false);
+    std::uint64_t reached = 0;
+    for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
+    if (reached < 1000) continue;  // a source in a small component measures nothing
+    for (const auto& setting : settings) {
+      options o;
+      o.algorithm = algorithm::delta_stepping;
+      CAPTURE(name);
+      CAPTURE(setting.label);
+      result<std::uint32_t> r;
+      const double ms = median_solve(a, s, o, limits, setting.desc, 3, r);
+      CHECK(verify(g, s, want.distances, r) == "");
+      std::printf("%-24s src %-8u transpose %d %-18s %9.3f ms  steps %5llu  buckets %4llu  "
+                  "round trips %4llu  work %6.2f\n",
+                  name.c_str(), s, int(a.has_transpose()), setting.label.c_str(), ms,
+                  (unsigned long long)r.stats.iterations, (unsigned long long)r.stats.buckets,
+                  (unsigned long long)r.stats.host_round_trips,
+                  double(r.stats.vertices_relaxed) / double(reached));
+      std::fflush(stdout);
+    }
+  }
+}
+
 // sweep(file, graph) for each shared real graph the sweeps use that is present, with the
 // bench's weights for the file.
 template <class Sweep>
@@ -297,35 +331,17 @@ TEST_SUITE("delta_stepping") {
   // steps, buckets and vertex work. pull_ratio 0 stands for push only.
   TEST_CASE("delta_stepping: direction sweep" * doctest::skip()) {
     TROPIC_REQUIRE_GPU();
-    auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
-      const device_matrix<std::uint32_t> a(g);
-      for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
-        const auto want = dijkstra(g, s, false);
-        std::uint64_t reached = 0;
-        for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
-        if (reached < 1000) continue;  // a source in a small component measures nothing
-        for (unsigned ratio : {0u, 2u, 4u, 8u, 16u, 32u, 64u}) {
-          options o;
-          o.algorithm = algorithm::delta_stepping;
-          descriptor desc;
-          if (ratio == 0)
-            desc.dir = direction::push;
-          else
-            desc.pull_ratio = ratio;
-          CAPTURE(name);
-          CAPTURE(ratio);
-          result<std::uint32_t> r;
-          const double ms = median_solve(a, s, o, closure_limits{}, desc, 3, r);
-          CHECK(verify(g, s, want.distances, r) == "");
-          std::printf("%-24s src %-8u transpose %d pull_ratio %-3u %9.3f ms  steps %5llu  "
-                      "buckets %4llu  work %6.2f\n",
-                      name.c_str(), s, int(a.has_transpose()), ratio, ms,
-                      (unsigned long long)r.stats.iterations,
-                      (unsigned long long)r.stats.buckets,
-                      double(r.stats.vertices_relaxed) / double(reached));
-          std::fflush(stdout);
-        }
-      }
+    std::vector<labelled_descriptor> settings;
+    for (unsigned ratio : {0u, 2u, 4u, 8u, 16u, 32u, 64u}) {
+      descriptor desc;
+      if (ratio == 0)
+        desc.dir = direction::push;
+      else
+        desc.pull_ratio = ratio;
+      settings.push_back({"pull_ratio " + std::to_string(ratio), desc});
+    }
+    auto sweep = [&](const std::string& name, const csr<std::uint32_t>& g) {
+      sweep_descriptors(name, g, device_matrix<std::uint32_t>(g), closure_limits{}, settings);
     };
     for (const char* spec : {"kron:20:16", "kron:22:16", "uniform:4194304:7", "grid:2048:2048"})
       sweep(spec, generate<std::uint32_t>(spec, 1));
@@ -340,35 +356,19 @@ TEST_SUITE("delta_stepping") {
   // each answer verified; median of 3 after a warm-up. pull_arc_ratio 0: rows only.
   TEST_CASE("delta_stepping: direction arc sweep" * doctest::skip()) {
     TROPIC_REQUIRE_GPU();
-    auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
+    std::vector<labelled_descriptor> settings;
+    for (unsigned ratio : {0u, 2u, 3u, 4u, 6u, 8u}) {
+      descriptor desc;
+      desc.pull_arc_ratio = ratio;
+      settings.push_back({"pull_arc_ratio " + std::to_string(ratio), desc});
+    }
+    auto sweep = [&](const std::string& name, const csr<std::uint32_t>& g) {
       const device_matrix<std::uint32_t> a(g);
       if (double(a.stats().max_degree) < tuning::skewed_degree_ratio * a.stats().avg_degree)
         return;  // not skewed: the arcs are never counted
-      closure_limits limits;
+      closure_limits limits;  // as delta_stepping_sssp sets them
       if (a.stats().max_degree > tuning::closure_local_rounds_max_degree) limits.local_rounds = 0;
-      for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
-        const auto want = dijkstra(g, s, false);
-        std::uint64_t reached = 0;
-        for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
-        if (reached < 1000) continue;
-        for (unsigned ratio : {0u, 2u, 3u, 4u, 6u, 8u}) {
-          options o;
-          o.algorithm = algorithm::delta_stepping;
-          descriptor desc;
-          desc.pull_arc_ratio = ratio;
-          CAPTURE(name);
-          CAPTURE(ratio);
-          result<std::uint32_t> r;
-          const double ms = median_solve(a, s, o, limits, desc, 3, r);
-          CHECK(verify(g, s, want.distances, r) == "");
-          std::printf("%-24s src %-8u pull_arc_ratio %-2u %9.3f ms  steps %4llu  round trips %4llu  "
-                      "work %6.2f\n",
-                      name.c_str(), s, ratio, ms, (unsigned long long)r.stats.iterations,
-                      (unsigned long long)r.stats.host_round_trips,
-                      double(r.stats.vertices_relaxed) / double(reached));
-          std::fflush(stdout);
-        }
-      }
+      sweep_descriptors(name, g, a, limits, settings);
     };
     for (const char* spec : {"kron:20:16", "kron:22:16"}) sweep(spec, generate<std::uint32_t>(spec, 1));
     sweep_shared_graphs(sweep);
