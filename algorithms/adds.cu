@@ -11,7 +11,10 @@
 // Work item = vertex id. A worker reads the vertex's current distance d and skips the item when
 // the vertex was already relaxed at a distance <= d (`processed`: a load, then an atomic min only
 // for the items that pass it): the duplicates a label-correcting queue collects cost a load or
-// one atomic instead of a row scan.
+// one atomic instead of a row scan. Most of them are never queued: a lowering whose vertex
+// already has an item waiting in the same bucket adds none (the pending mark, lower()).
+// Inside a WTB, a block-wide scan of the row lengths spreads a round's arcs evenly over the
+// threads whatever the degrees (worker()).
 //
 // Section 5.5's knobs (open buckets, utilisation limits, settling, clipping, chunk sizes) are
 // run-time values, adds_tuning in adds_queue.cuh; an optional ring of adds_trace_entry records
@@ -27,11 +30,13 @@
 // must be non-negative (the dispatcher checks). The co-residency of all blocks is guaranteed by
 // the cooperative launch, whose grid we size with the occupancy API.
 #include <cooperative_groups.h>
+#include <cub/block/block_scan.cuh>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <thread>
@@ -55,11 +60,36 @@ using cuda::memory_order_release;
 template <class T>
 using device_atomic = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
+// A vertex's pending mark (see lower() and worker()): the smallest distance at which an item of
+// it waits in the queue, not yet picked up, or no_item. Stored as the unsigned integer of the
+// distance's width and bits: distances are >= 0, and the bits of non-negative IEEE floats order
+// like those integers, so fetch_min on the mark is min on the distance, for every weight type.
+template <class W>
+using mark_t = std::conditional_t<sizeof(W) == 8, unsigned long long, unsigned>;
+template <class W>
+inline constexpr mark_t<W> no_item = ~mark_t<W>(0);
+
+template <class W>
+__device__ __forceinline__ mark_t<W> mark_of(W d) {
+  static_assert(sizeof(W) == sizeof(mark_t<W>));
+  mark_t<W> m;
+  std::memcpy(&m, &d, sizeof m);
+  return m;
+}
+
+template <class W>
+__device__ __forceinline__ W distance_of(mark_t<W> m) {
+  W d;
+  std::memcpy(&d, &m, sizeof d);
+  return d;
+}
+
 template <class W>
 struct kernel_args {
   csr_view<W> a;
   W* dist;
   W* processed;  // smallest distance at which each vertex's row was scanned
+  mark_t<W>* pending;  // pending marks; null: every lowering queues an item
   queue_ref q;
   assignment_flags af;
   unsigned workers;  // gridDim.x - 1
@@ -101,7 +131,15 @@ struct head_view {
   unsigned span;  // the assignment's bucket, as an offset from slot (the head can not pass it)
 };
 
-// Bucket for distance d relative to the head; beyond the last bucket it is clipped into it.
+// Bucket offset of distance d from the head, clipped into the last bucket. NaN (infinite delta
+// and base) and negatives land in the head.
+template <class W>
+__device__ __forceinline__ unsigned bucket_offset(W d, const head_view& h) {
+  const double rel = (static_cast<double>(d) - h.base) / h.delta;
+  return !(rel > 0) ? 0u : rel >= num_buckets - 1 ? num_buckets - 1 : unsigned(rel);
+}
+
+// Bucket for distance d relative to the head.
 //
 // h is the head when the assignment was handed out; the MTB may retire buckets while the chunk
 // runs (up to, never past, the chunk's own bucket, whose CWC still lacks this chunk). A
@@ -113,9 +151,7 @@ struct head_view {
 // any bucket is correct, and a stale or racing load just files the item as before.
 template <class W>
 __device__ __forceinline__ unsigned bucket_for(W d, const head_view& h, control* ctl) {
-  const double rel = (static_cast<double>(d) - h.base) / h.delta;
-  // NaN (infinite delta and base) and negatives land in the head.
-  const unsigned r = !(rel > 0) ? 0u : rel >= num_buckets - 1 ? num_buckets - 1 : unsigned(rel);
+  const unsigned r = bucket_offset(d, h);
   if (r < h.span) {
     const unsigned cur = device_atomic<unsigned>(ctl->head_slot).load(memory_order_relaxed);
     const unsigned adv = (cur - h.slot) & (num_buckets - 1);  // head switches since the view
@@ -153,30 +189,56 @@ __device__ __forceinline__ void push(const queue_ref& q, unsigned slot, vertex v
       .fetch_add(1, memory_order_release);
 }
 
+// dist(v) = min(dist(v), nd), and v queued in the bucket of nd when that lowered it -- unless
+// an item of v that no worker has picked up yet waits in that same bucket (the pending mark,
+// kernel_args::pending): the worker that picks it up reads dist(v) after clearing the mark, so
+// it relaxes v's row at nd or lower, and a second item would only be skipped on arrival. On
+// Kronecker graphs that is most pushes (kron-22: 14.3M items queued for 2.39M vertices reached,
+// 11M of them skipped as duplicates on arrival, before the filter).
 template <class W>
-__device__ __forceinline__ void relax(const kernel_args<W>& k, const head_view& h, W du,
-                                      arc_index e) {
-  const vertex v = k.a.columns[e];
-  const W nd = saturating_add(du, k.a.weights[e]);
-  if (nd < load_distance(&k.dist[v])) {
-    const W old = atomic_min(&k.dist[v], nd);
-    if (nd < old) push(k.q, bucket_for(nd, h, k.q.ctl), v);
+__device__ __forceinline__ void lower(const kernel_args<W>& k, const head_view& h, vertex v,
+                                      W nd) {
+  const W old = atomic_min(&k.dist[v], nd);
+  if (!(nd < old)) return;
+  if (k.pending) {
+    // Release: the lowering above is visible to the worker whose exchange reads this mark (or a
+    // later one: RMWs continue the release sequence) and then reads dist(v). A mark that was
+    // set means an item not yet picked up; its pick-up clears the mark after this RMW.
+    const mark_t<W> was = device_atomic<mark_t<W>>(k.pending[v]).fetch_min(
+        mark_of(nd), memory_order_release);
+    if (was != no_item<W> && bucket_offset(distance_of<W>(was), h) == bucket_offset(nd, h))
+      return;
   }
+  push(k.q, bucket_for(nd, h, k.q.ctl), v);
 }
 
+// Items a WTB takes per round, and arcs each thread has in flight at once.
+inline constexpr int items_per_thread = 4;
+inline constexpr unsigned round_items = threads_per_block * items_per_thread;
+inline constexpr int arc_batch = 4;
+
+// A WTB waits for an assignment (a chunk of one bucket), then works it in rounds of up to
+// round_items items: each thread checks its items (skipping vertices already relaxed at their
+// current distance), a block-wide scan of the row lengths lays the round's arcs out end to end,
+// and the threads stride over them (Davidson et al.'s load-balanced partitioning, within one
+// block): rows of any length, from the 1-arc rows of a road network to a Kronecker hub's
+// million, keep every lane busy, with no per-degree special cases. Each thread issues the loads
+// of arc_batch arcs before it uses any of them: the loop is latency-bound.
 template <class W>
 __device__ void worker(const kernel_args<W>& k) {
+  using block_scan = cub::BlockScan<arc_index, threads_per_block>;
+  __shared__ typename block_scan::TempStorage s_scan;
   __shared__ unsigned s_state, s_bucket, s_count;
   __shared__ unsigned long long s_start;
   __shared__ head_view s_head;
-  __shared__ unsigned s_big_n;
-  __shared__ vertex s_big_u[threads_per_block];
-  __shared__ W s_big_d[threads_per_block];
+  // The round's rows in scan order: their first arc's position in the round (s_first), the
+  // arc index minus that position (s_shift), and the distance they are relaxed at.
+  __shared__ arc_index s_first[round_items], s_shift[round_items];
+  __shared__ W s_du[round_items];
 
   const unsigned w = blockIdx.x - 1;
   const unsigned tid = threadIdx.x, lane = tid & 31;
   unsigned long long my_vertices = 0, my_arcs = 0, my_skipped = 0;
-  if (tid == 0) s_big_n = 0;
 
   for (;;) {
     if (tid == 0) {
@@ -210,58 +272,106 @@ __device__ void worker(const kernel_args<W>& k) {
     const unsigned long long start = s_start;
     const head_view h = s_head;
 
-    for (unsigned round = 0; round < count; round += threads_per_block) {
-      const unsigned i = round + tid;
-      bool have = i < count;
-      W du{};
-      arc_index beg = 0, end = 0;
-      if (have) {
-        const unsigned long long p = start + i;
-        const vertex u =
-            k.q.pool[static_cast<std::size_t>(k.q.block_of(bucket, p)) * block_items +
-                     p % block_items];
-        du = load_distance(&k.dist[u]);
-        // Skip when u's row was (or is being) relaxed at du or less already: those relaxations
-        // cover everything this one would do, so duplicates at an equal distance go too. The
-        // relaxed load first spares most duplicates the atomic.
-        if (!(du < load_distance(&k.processed[u])) ||
-            !(du < atomic_min(&k.processed[u], du))) {
-          have = false;
-          ++my_skipped;
-        } else {
-          beg = k.a.row_offsets[u];
-          end = k.a.row_offsets[u + 1];
-          ++my_vertices;
-          my_arcs += end - beg;
-          if (end - beg >= block_row) {  // whole-block row, after the warp and thread phases
-            const unsigned slot = atomicAdd(&s_big_n, 1u);
-            s_big_u[slot] = u;
-            s_big_d[slot] = du;
-            have = false;
-          }
+    for (unsigned round = 0; round < count; round += round_items) {
+      // The thread's items: round + j * threads_per_block + tid (coalesced pool reads). Each
+      // step below runs over all of them before the next, so their loads overlap.
+      vertex u[items_per_thread];
+      bool live[items_per_thread];
+      bool any = false;
+#pragma unroll
+      for (int j = 0; j < items_per_thread; ++j) {
+        const unsigned i = round + j * threads_per_block + tid;
+        live[j] = i < count;
+        any |= live[j];
+        if (live[j]) {
+          const unsigned long long p = start + i;
+          u[j] = k.q.pool[static_cast<std::size_t>(k.q.block_of(bucket, p)) * block_items +
+                          p % block_items];
         }
       }
-      // Warp-cooperative rows: the warp takes them one by one, lanes striding over the arcs.
-      const bool medium = have && end - beg >= warp_row;
-      for (unsigned m = __ballot_sync(~0u, medium); m; m &= m - 1) {
-        const int leader = __ffs(m) - 1;
-        const W d = __shfl_sync(~0u, du, leader);
-        const arc_index b = __shfl_sync(~0u, beg, leader), e = __shfl_sync(~0u, end, leader);
-        for (arc_index x = b + lane; x < e; x += 32) relax(k, h, d, x);
+      if (k.pending && any) {
+        // Clear the pending marks before reading the distances (see lower()): the relaxed
+        // exchanges and one acquire fence pair with the release of every mark they read, so the
+        // lowerings those marks stand for are visible to the loads below.
+#pragma unroll
+        for (int j = 0; j < items_per_thread; ++j)
+          if (live[j])
+            device_atomic<mark_t<W>>(k.pending[u[j]]).exchange(no_item<W>,
+                                                               memory_order_relaxed);
+        cuda::atomic_thread_fence(memory_order_acquire, cuda::thread_scope_device);
       }
-      // Short rows: one thread each.
-      if (have && !medium)
-        for (arc_index x = beg; x < end; ++x) relax(k, h, du, x);
+      W du[items_per_thread], done[items_per_thread];
+#pragma unroll
+      for (int j = 0; j < items_per_thread; ++j) {
+        du[j] = W{};
+        if (live[j]) du[j] = load_distance(&k.dist[u[j]]);
+      }
+#pragma unroll
+      for (int j = 0; j < items_per_thread; ++j)
+        if (live[j]) done[j] = load_distance(&k.processed[u[j]]);
+      // Skip u when its row was (or is being) relaxed at du or less already: those relaxations
+      // cover everything this one would do, so duplicates at an equal distance go too. The
+      // relaxed load first spares most duplicates the atomic.
+#pragma unroll
+      for (int j = 0; j < items_per_thread; ++j) {
+        if (live[j] && !(du[j] < done[j] && du[j] < atomic_min(&k.processed[u[j]], du[j]))) {
+          live[j] = false;
+          ++my_skipped;
+        }
+      }
+      arc_index first[items_per_thread], length[items_per_thread], offset[items_per_thread];
+#pragma unroll
+      for (int j = 0; j < items_per_thread; ++j) {
+        first[j] = length[j] = 0;
+        if (live[j]) {
+          first[j] = k.a.row_offsets[u[j]];
+          length[j] = k.a.row_offsets[u[j] + 1] - first[j];
+          ++my_vertices;
+          my_arcs += length[j];
+        }
+      }
+      arc_index total;
+      block_scan(s_scan).ExclusiveSum(length, offset, total);
+#pragma unroll
+      for (int j = 0; j < items_per_thread; ++j) {
+        const unsigned r = tid * items_per_thread + j;  // the scan's (blocked) order
+        s_first[r] = offset[j];
+        s_shift[r] = first[j] - offset[j];  // modulo 2^64: arc = s_shift[r] + position
+        s_du[r] = du[j];
+      }
       __syncthreads();
-      const unsigned big = s_big_n;
-      __syncthreads();  // everyone has read the count before it is reset for the next round
-      if (tid == 0) s_big_n = 0;
-      for (unsigned r = 0; r < big; ++r) {
-        const vertex u = s_big_u[r];
-        const arc_index b = k.a.row_offsets[u], e = k.a.row_offsets[u + 1];
-        for (arc_index x = b + tid; x < e; x += threads_per_block) relax(k, h, s_big_d[r], x);
+
+      // Arc e of the round belongs to the last row r with s_first[r] <= e (empty rows share
+      // their position with the next row, which is the one found); a thread's e only grows.
+      unsigned r = 0;
+      for (arc_index e0 = tid; e0 < total; e0 += arc_batch * threads_per_block) {
+        vertex v[arc_batch];
+        W nd[arc_batch], seen[arc_batch];
+        bool has[arc_batch];
+#pragma unroll
+        for (int b = 0; b < arc_batch; ++b) {
+          const arc_index e = e0 + arc_index(b) * threads_per_block;
+          has[b] = e < total;
+          if (has[b]) {
+            unsigned lo = r, hi = round_items;
+            while (hi - lo > 1) {
+              const unsigned mid = (lo + hi) / 2;
+              if (s_first[mid] <= e) lo = mid; else hi = mid;
+            }
+            r = lo;
+            const arc_index arc = s_shift[r] + e;
+            v[b] = k.a.columns[arc];
+            nd[b] = saturating_add(s_du[r], k.a.weights[arc]);
+          }
+        }
+#pragma unroll
+        for (int b = 0; b < arc_batch; ++b)
+          if (has[b]) seen[b] = load_distance(&k.dist[v[b]]);
+#pragma unroll
+        for (int b = 0; b < arc_batch; ++b)
+          if (has[b] && nd[b] < seen[b]) lower(k, h, v[b], nd[b]);
       }
-      __syncthreads();  // the big-row list is consumed before the next round refills it
+      __syncthreads();  // the round's rows are consumed before the next round writes them
     }
     // Every thread's reservations and item stores happen before the CWC increment below
     // (fence + barrier + RMW by thread 0): when the MTB sees the count, it also sees every
@@ -772,12 +882,14 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm) adds_ker
 }
 
 template <class W>
-__global__ void init_kernel(vertex n, W* dist, W* processed, vertex source, unsigned* free_blocks,
-                            unsigned pool_blocks, int* busy_bucket, unsigned workers) {
+__global__ void init_kernel(vertex n, W* dist, W* processed, mark_t<W>* pending, vertex source,
+                            unsigned* free_blocks, unsigned pool_blocks, int* busy_bucket,
+                            unsigned workers) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += stride) {
     dist[i] = i == source ? W(0) : infinity<W>();
     processed[i] = infinity<W>();
+    if (pending) pending[i] = no_item<W>;
   }
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < pool_blocks;
        i += stride)
@@ -900,6 +1012,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   int* const host_abort = pinned.abort_flag;
   result<W> out;
   device_buffer<W> dist(n, stream), processed(n, stream);
+  device_buffer<mark_t<W>> pending(cfg.filter_duplicates ? n : 0, stream);
   device_buffer<unsigned> af_state(workers, stream), af_bucket(workers, stream),
       af_count(workers, stream), busy_count(workers, stream), idle_list(workers, stream);
   device_buffer<unsigned long long> af_start(workers, stream), busy_start(workers, stream);
@@ -939,6 +1052,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     k.a = a.view();
     k.dist = dist.data();
     k.processed = processed.data();
+    k.pending = cfg.filter_duplicates ? pending.data() : nullptr;
     k.q.resv = counters.data();
     k.q.mapped = counters.data() + num_buckets;
     k.q.completed = counters.data() + 2 * num_buckets;
@@ -973,8 +1087,8 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
       cuda_timer timer(stream);  // the solve: initialisation and the persistent kernel
       const unsigned init_blocks = static_cast<unsigned>(
           std::min<std::size_t>((std::max<std::size_t>(n, pool_blocks) + 255) / 256, 4096));
-      init_kernel<W><<<init_blocks, 256, 0, stream>>>(n, dist.data(), processed.data(), source,
-                                                       free_blocks.data(), pool_blocks,
+      init_kernel<W><<<init_blocks, 256, 0, stream>>>(n, dist.data(), processed.data(), k.pending,
+                                                       source, free_blocks.data(), pool_blocks,
                                                        busy_bucket.data(), workers);
       TROPIC_CUDA_CHECK(cudaGetLastError());
       void* params[] = {&k};

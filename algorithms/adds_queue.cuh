@@ -48,8 +48,6 @@ inline constexpr unsigned segment_items = 64;            // N of section 5.2
 inline constexpr unsigned segments_per_block = block_items / segment_items;
 inline constexpr int threads_per_block = 256;            // MTB and WTBs alike
 inline constexpr int min_blocks_per_sm = 4;              // caps registers at 64: 4 x 256 per SM
-inline constexpr unsigned warp_row = 32;                 // rows this long: one warp each
-inline constexpr unsigned block_row = 2048;              // rows this long: the whole WTB
 // MTB sweeps between two polls of the host-abort flag, and between two heartbeats (control).
 inline constexpr unsigned poll_sweeps = 256;
 // The section 5.5 knobs (open buckets, utilisation limits, settling, clipping, delta bounds,
@@ -197,6 +195,9 @@ struct adds_config {
   double stall_ms = 2000;            // device: bound on time without a completed item
   double host_timeout_ms = 0;        // host: 0 = watchdog_ms + 10000
   bool dynamic_delta = true;         // section 5.5 on (off: the initial delta throughout)
+  // A lowering whose vertex already has an item waiting in the same bucket queues no second
+  // one (adds.cu, lower()); off: every lowering queues an item, as in the paper.
+  bool filter_duplicates = true;
   adds_tuning tuning;
   // Delta trace ring (adds_report::trace): 0 = off, unless options.verbose, which keeps 1024 and
   // prints them. Costs one adds_trace_entry (96 bytes) per delta decision when on, one branch
