@@ -11,8 +11,8 @@
 // Work item = vertex id. A worker reads the vertex's current distance d and skips the item when
 // the vertex was already relaxed at a distance <= d (`processed`: a load, then an atomic min only
 // for the items that pass it): the duplicates a label-correcting queue collects cost a load or
-// one atomic instead of a row scan. Most of them are never queued: a lowering whose vertex
-// already has an item waiting in the same bucket adds none (the pending mark, lower()).
+// one atomic instead of a row scan. (Keeping them out of the queue instead, with a per-vertex
+// mark of the item waiting, doubled the rows scanned on Kronecker graphs: see worker().)
 // Inside a WTB, a block-wide scan of the row lengths spreads a round's arcs evenly over the
 // threads whatever the degrees (worker()).
 //
@@ -36,7 +36,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <thread>
@@ -60,36 +59,11 @@ using cuda::memory_order_release;
 template <class T>
 using device_atomic = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
-// A vertex's pending mark (see lower() and worker()): the smallest distance at which an item of
-// it waits in the queue, not yet picked up, or no_item. Stored as the unsigned integer of the
-// distance's width and bits: distances are >= 0, and the bits of non-negative IEEE floats order
-// like those integers, so fetch_min on the mark is min on the distance, for every weight type.
-template <class W>
-using mark_t = std::conditional_t<sizeof(W) == 8, unsigned long long, unsigned>;
-template <class W>
-inline constexpr mark_t<W> no_item = ~mark_t<W>(0);
-
-template <class W>
-__device__ __forceinline__ mark_t<W> mark_of(W d) {
-  static_assert(sizeof(W) == sizeof(mark_t<W>));
-  mark_t<W> m;
-  std::memcpy(&m, &d, sizeof m);
-  return m;
-}
-
-template <class W>
-__device__ __forceinline__ W distance_of(mark_t<W> m) {
-  W d;
-  std::memcpy(&d, &m, sizeof d);
-  return d;
-}
-
 template <class W>
 struct kernel_args {
   csr_view<W> a;
   W* dist;
   W* processed;  // smallest distance at which each vertex's row was scanned
-  mark_t<W>* pending;  // pending marks; null: every lowering queues an item
   queue_ref q;
   assignment_flags af;
   unsigned workers;  // gridDim.x - 1
@@ -189,41 +163,39 @@ __device__ __forceinline__ void push(const queue_ref& q, unsigned slot, vertex v
       .fetch_add(1, memory_order_release);
 }
 
-// dist(v) = min(dist(v), nd), and v queued in the bucket of nd when that lowered it -- unless
-// an item of v that no worker has picked up yet waits in that same bucket (the pending mark,
-// kernel_args::pending): the worker that picks it up reads dist(v) after clearing the mark, so
-// it relaxes v's row at nd or lower, and a second item would only be skipped on arrival. On
-// Kronecker graphs that is most pushes (kron-22: 14.3M items queued for 2.39M vertices reached,
-// 11M of them skipped as duplicates on arrival, before the filter).
+// dist(v) = min(dist(v), nd); v is queued in the bucket of nd when that lowered it.
 template <class W>
 __device__ __forceinline__ void lower(const kernel_args<W>& k, const head_view& h, vertex v,
                                       W nd) {
   const W old = atomic_min(&k.dist[v], nd);
-  if (!(nd < old)) return;
-  if (k.pending) {
-    // Release: the lowering above is visible to the worker whose exchange reads this mark (or a
-    // later one: RMWs continue the release sequence) and then reads dist(v). A mark that was
-    // set means an item not yet picked up; its pick-up clears the mark after this RMW.
-    const mark_t<W> was = device_atomic<mark_t<W>>(k.pending[v]).fetch_min(
-        mark_of(nd), memory_order_release);
-    if (was != no_item<W> && bucket_offset(distance_of<W>(was), h) == bucket_offset(nd, h))
-      return;
-  }
-  push(k.q, bucket_for(nd, h, k.q.ctl), v);
+  if (nd < old) push(k.q, bucket_for(nd, h, k.q.ctl), v);
 }
 
-// Items a WTB takes per round, and arcs each thread has in flight at once.
-inline constexpr int items_per_thread = 4;
-inline constexpr unsigned round_items = threads_per_block * items_per_thread;
+// Arcs each thread has in flight at once in a WTB's load-balanced loop.
 inline constexpr int arc_batch = 4;
+// Rows this long wait until the rest of the round is relaxed, then take the whole WTB one by one.
+inline constexpr arc_index hub_row = 2048;
 
-// A WTB waits for an assignment (a chunk of one bucket), then works it in rounds of up to
-// round_items items: each thread checks its items (skipping vertices already relaxed at their
-// current distance), a block-wide scan of the row lengths lays the round's arcs out end to end,
-// and the threads stride over them (Davidson et al.'s load-balanced partitioning, within one
-// block): rows of any length, from the 1-arc rows of a road network to a Kronecker hub's
-// million, keep every lane busy, with no per-degree special cases. Each thread issues the loads
-// of arc_batch arcs before it uses any of them: the loop is latency-bound.
+// A WTB waits for an assignment (a chunk of one bucket), then works it in rounds of one item
+// per thread: each thread checks its item (skipping a vertex already relaxed at its current
+// distance), a block-wide scan of the row lengths lays the round's arcs out end to end, and the
+// threads stride over them (Davidson et al.'s load-balanced partitioning, within one block), so
+// that rows of any length keep every lane busy. Each thread issues the loads of arc_batch arcs
+// before it uses any of them: the loop is latency-bound. Hub rows go last, the whole block on
+// each in turn, after the rest of the round.
+//
+// Measured on the H100 (2026-11-24, bench/results/2026-11-24-h100-run14/sweeps): against the
+// former worker (a thread per short row, a warp per row of 32+ arcs, the block per row of 2048+)
+// cnr-2000 4.05 -> 2.52 ms, soc-Slashdot 1.25 -> 0.89, kron-20 7.4 -> 6.2, grid 2048^2 71 -> 65,
+// kron-22 22.0 -> 23.3, uniform-4M 8.5 -> 8.9. Rounds of 4 items per thread with the hubs in
+// scan order among the rest scanned 20% more rows on kron-22 (4.0-4.3M against 3.4M; 32-34 ms).
+//
+// Duplicates (a vertex queued again before its item is picked up) are skipped on arrival, not
+// kept out of the queue. A per-vertex mark of the item waiting, which dropped a lowering whose
+// vertex already had an item in the same bucket, cut kron-22's queued items from 15M to 8M but
+// scanned 6.2-6.6M rows instead of 3.4M (22 -> 30-35 ms; grid 71 -> 76): the duplicates are
+// cheap to skip, and while they pass through the workers, fewer real rows are in flight at
+// once, which is what keeps a wide bucket's label-correcting rework down.
 template <class W>
 __device__ void worker(const kernel_args<W>& k) {
   using block_scan = cub::BlockScan<arc_index, threads_per_block>;
@@ -233,12 +205,17 @@ __device__ void worker(const kernel_args<W>& k) {
   __shared__ head_view s_head;
   // The round's rows in scan order: their first arc's position in the round (s_first), the
   // arc index minus that position (s_shift), and the distance they are relaxed at.
-  __shared__ arc_index s_first[round_items], s_shift[round_items];
-  __shared__ W s_du[round_items];
+  __shared__ arc_index s_first[threads_per_block], s_shift[threads_per_block];
+  __shared__ W s_du[threads_per_block];
+  // The round's hub rows: vertex and distance.
+  __shared__ unsigned s_hubs;
+  __shared__ vertex s_hub_u[threads_per_block];
+  __shared__ W s_hub_d[threads_per_block];
 
   const unsigned w = blockIdx.x - 1;
   const unsigned tid = threadIdx.x, lane = tid & 31;
   unsigned long long my_vertices = 0, my_arcs = 0, my_skipped = 0;
+  if (tid == 0) s_hubs = 0;
 
   for (;;) {
     if (tid == 0) {
@@ -272,106 +249,95 @@ __device__ void worker(const kernel_args<W>& k) {
     const unsigned long long start = s_start;
     const head_view h = s_head;
 
-    for (unsigned round = 0; round < count; round += round_items) {
-      // The thread's items: round + j * threads_per_block + tid (coalesced pool reads). Each
-      // step below runs over all of them before the next, so their loads overlap.
-      vertex u[items_per_thread];
-      bool live[items_per_thread];
-      bool any = false;
-#pragma unroll
-      for (int j = 0; j < items_per_thread; ++j) {
-        const unsigned i = round + j * threads_per_block + tid;
-        live[j] = i < count;
-        any |= live[j];
-        if (live[j]) {
-          const unsigned long long p = start + i;
-          u[j] = k.q.pool[static_cast<std::size_t>(k.q.block_of(bucket, p)) * block_items +
-                          p % block_items];
-        }
-      }
-      if (k.pending && any) {
-        // Clear the pending marks before reading the distances (see lower()): the relaxed
-        // exchanges and one acquire fence pair with the release of every mark they read, so the
-        // lowerings those marks stand for are visible to the loads below.
-#pragma unroll
-        for (int j = 0; j < items_per_thread; ++j)
-          if (live[j])
-            device_atomic<mark_t<W>>(k.pending[u[j]]).exchange(no_item<W>,
-                                                               memory_order_relaxed);
-        cuda::atomic_thread_fence(memory_order_acquire, cuda::thread_scope_device);
-      }
-      W du[items_per_thread], done[items_per_thread];
-#pragma unroll
-      for (int j = 0; j < items_per_thread; ++j) {
-        du[j] = W{};
-        if (live[j]) du[j] = load_distance(&k.dist[u[j]]);
-      }
-#pragma unroll
-      for (int j = 0; j < items_per_thread; ++j)
-        if (live[j]) done[j] = load_distance(&k.processed[u[j]]);
-      // Skip u when its row was (or is being) relaxed at du or less already: those relaxations
-      // cover everything this one would do, so duplicates at an equal distance go too. The
-      // relaxed load first spares most duplicates the atomic.
-#pragma unroll
-      for (int j = 0; j < items_per_thread; ++j) {
-        if (live[j] && !(du[j] < done[j] && du[j] < atomic_min(&k.processed[u[j]], du[j]))) {
-          live[j] = false;
+    for (unsigned round = 0; round < count; round += threads_per_block) {
+      const unsigned i = round + tid;
+      W du{};
+      arc_index first = 0, length = 0;
+      if (i < count) {
+        const unsigned long long p = start + i;
+        const vertex u =
+            k.q.pool[static_cast<std::size_t>(k.q.block_of(bucket, p)) * block_items +
+                     p % block_items];
+        du = load_distance(&k.dist[u]);
+        // Skip when u's row was (or is being) relaxed at du or less already: those relaxations
+        // cover everything this one would do, so duplicates at an equal distance go too. The
+        // relaxed load first spares most duplicates the atomic.
+        if (!(du < load_distance(&k.processed[u])) ||
+            !(du < atomic_min(&k.processed[u], du))) {
           ++my_skipped;
-        }
-      }
-      arc_index first[items_per_thread], length[items_per_thread], offset[items_per_thread];
-#pragma unroll
-      for (int j = 0; j < items_per_thread; ++j) {
-        first[j] = length[j] = 0;
-        if (live[j]) {
-          first[j] = k.a.row_offsets[u[j]];
-          length[j] = k.a.row_offsets[u[j] + 1] - first[j];
+        } else {
+          first = k.a.row_offsets[u];
+          length = k.a.row_offsets[u + 1] - first;
           ++my_vertices;
-          my_arcs += length[j];
+          my_arcs += length;
+          if (length >= hub_row) {
+            const unsigned slot = atomicAdd(&s_hubs, 1u);
+            s_hub_u[slot] = u;
+            s_hub_d[slot] = du;
+            length = 0;
+          }
         }
       }
-      arc_index total;
+      arc_index offset, total;
       block_scan(s_scan).ExclusiveSum(length, offset, total);
-#pragma unroll
-      for (int j = 0; j < items_per_thread; ++j) {
-        const unsigned r = tid * items_per_thread + j;  // the scan's (blocked) order
-        s_first[r] = offset[j];
-        s_shift[r] = first[j] - offset[j];  // modulo 2^64: arc = s_shift[r] + position
-        s_du[r] = du[j];
-      }
+      s_first[tid] = offset;
+      s_shift[tid] = first - offset;  // modulo 2^64: arc = s_shift[r] + position
+      s_du[tid] = du;
       __syncthreads();
+      // Every thread has its copy of the hub count before thread 0 clears it for the next round
+      // (whose first atomicAdd comes after the barrier that ends this round).
+      const unsigned hubs = s_hubs;
+      __syncthreads();
+      if (tid == 0) s_hubs = 0;
 
       // Arc e of the round belongs to the last row r with s_first[r] <= e (empty rows share
       // their position with the next row, which is the one found); a thread's e only grows.
+      // The batch's searches all start from the previous batch's row, so they run side by side.
       unsigned r = 0;
       for (arc_index e0 = tid; e0 < total; e0 += arc_batch * threads_per_block) {
+        unsigned row[arc_batch];
         vertex v[arc_batch];
         W nd[arc_batch], seen[arc_batch];
-        bool has[arc_batch];
 #pragma unroll
         for (int b = 0; b < arc_batch; ++b) {
           const arc_index e = e0 + arc_index(b) * threads_per_block;
-          has[b] = e < total;
-          if (has[b]) {
-            unsigned lo = r, hi = round_items;
-            while (hi - lo > 1) {
-              const unsigned mid = (lo + hi) / 2;
-              if (s_first[mid] <= e) lo = mid; else hi = mid;
-            }
-            r = lo;
-            const arc_index arc = s_shift[r] + e;
+          unsigned lo = r, hi = threads_per_block;
+          while (hi - lo > 1) {
+            const unsigned mid = (lo + hi) / 2;
+            if (s_first[mid] <= e) lo = mid; else hi = mid;
+          }
+          row[b] = lo;
+        }
+#pragma unroll
+        for (int b = 0; b < arc_batch; ++b) {
+          const arc_index e = e0 + arc_index(b) * threads_per_block;
+          if (e < total) {
+            const arc_index arc = s_shift[row[b]] + e;
             v[b] = k.a.columns[arc];
-            nd[b] = saturating_add(s_du[r], k.a.weights[arc]);
+            nd[b] = saturating_add(s_du[row[b]], k.a.weights[arc]);
+            r = row[b];
           }
         }
 #pragma unroll
         for (int b = 0; b < arc_batch; ++b)
-          if (has[b]) seen[b] = load_distance(&k.dist[v[b]]);
+          if (e0 + arc_index(b) * threads_per_block < total) seen[b] = load_distance(&k.dist[v[b]]);
 #pragma unroll
         for (int b = 0; b < arc_batch; ++b)
-          if (has[b] && nd[b] < seen[b]) lower(k, h, v[b], nd[b]);
+          if (e0 + arc_index(b) * threads_per_block < total && nd[b] < seen[b])
+            lower(k, h, v[b], nd[b]);
       }
-      __syncthreads();  // the round's rows are consumed before the next round writes them
+      // The hubs, one at a time, the block striding over each one's arcs.
+      for (unsigned x = 0; x < hubs; ++x) {
+        const vertex hu = s_hub_u[x];
+        const W hd = s_hub_d[x];
+        const arc_index b = k.a.row_offsets[hu], e = k.a.row_offsets[hu + 1];
+        for (arc_index arc = b + tid; arc < e; arc += threads_per_block) {
+          const vertex v = k.a.columns[arc];
+          const W nd = saturating_add(hd, k.a.weights[arc]);
+          if (nd < load_distance(&k.dist[v])) lower(k, h, v, nd);
+        }
+      }
+      __syncthreads();  // the round's rows and hubs are consumed before the next round
     }
     // Every thread's reservations and item stores happen before the CWC increment below
     // (fence + barrier + RMW by thread 0): when the MTB sees the count, it also sees every
@@ -882,14 +848,12 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm) adds_ker
 }
 
 template <class W>
-__global__ void init_kernel(vertex n, W* dist, W* processed, mark_t<W>* pending, vertex source,
-                            unsigned* free_blocks, unsigned pool_blocks, int* busy_bucket,
-                            unsigned workers) {
+__global__ void init_kernel(vertex n, W* dist, W* processed, vertex source, unsigned* free_blocks,
+                            unsigned pool_blocks, int* busy_bucket, unsigned workers) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += stride) {
     dist[i] = i == source ? W(0) : infinity<W>();
     processed[i] = infinity<W>();
-    if (pending) pending[i] = no_item<W>;
   }
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < pool_blocks;
        i += stride)
@@ -1012,7 +976,6 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   int* const host_abort = pinned.abort_flag;
   result<W> out;
   device_buffer<W> dist(n, stream), processed(n, stream);
-  device_buffer<mark_t<W>> pending(cfg.filter_duplicates ? n : 0, stream);
   device_buffer<unsigned> af_state(workers, stream), af_bucket(workers, stream),
       af_count(workers, stream), busy_count(workers, stream), idle_list(workers, stream);
   device_buffer<unsigned long long> af_start(workers, stream), busy_start(workers, stream);
@@ -1052,7 +1015,6 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     k.a = a.view();
     k.dist = dist.data();
     k.processed = processed.data();
-    k.pending = cfg.filter_duplicates ? pending.data() : nullptr;
     k.q.resv = counters.data();
     k.q.mapped = counters.data() + num_buckets;
     k.q.completed = counters.data() + 2 * num_buckets;
@@ -1087,8 +1049,8 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
       cuda_timer timer(stream);  // the solve: initialisation and the persistent kernel
       const unsigned init_blocks = static_cast<unsigned>(
           std::min<std::size_t>((std::max<std::size_t>(n, pool_blocks) + 255) / 256, 4096));
-      init_kernel<W><<<init_blocks, 256, 0, stream>>>(n, dist.data(), processed.data(), k.pending,
-                                                       source, free_blocks.data(), pool_blocks,
+      init_kernel<W><<<init_blocks, 256, 0, stream>>>(n, dist.data(), processed.data(), source,
+                                                       free_blocks.data(), pool_blocks,
                                                        busy_bucket.data(), workers);
       TROPIC_CUDA_CHECK(cudaGetLastError());
       void* params[] = {&k};

@@ -195,9 +195,6 @@ struct adds_config {
   double stall_ms = 2000;            // device: bound on time without a completed item
   double host_timeout_ms = 0;        // host: 0 = watchdog_ms + 10000
   bool dynamic_delta = true;         // section 5.5 on (off: the initial delta throughout)
-  // A lowering whose vertex already has an item waiting in the same bucket queues no second
-  // one (adds.cu, lower()); off: every lowering queues an item, as in the paper.
-  bool filter_duplicates = true;
   adds_tuning tuning;
   // Delta trace ring (adds_report::trace): 0 = off, unless options.verbose, which keeps 1024 and
   // prints them. Costs one adds_trace_entry (96 bytes) per delta decision when on, one branch

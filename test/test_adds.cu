@@ -199,50 +199,40 @@ TEST_SUITE("adds") {
     CHECK(different == 0);
   }
 
-  TEST_CASE("adds: the duplicate filter, on and off, on skewed graphs with zero weights") {
-    // The filter (adds_config::filter_duplicates, lower() in adds.cu) drops an item when the
-    // vertex already has one waiting in the same bucket: a wrong mark protocol loses a vertex
-    // (too-large distances) and shows as a verify() failure or as runs that disagree. Kronecker
-    // graphs lower their hubs many times per bucket, zero weights make ties, and an infinite
-    // delta puts every item in one bucket, where the filter drops the most.
+  TEST_CASE("adds: skewed graphs with hubs and zero weights, repeatedly") {
+    // The WTB's load-balanced rounds (adds.cu, worker()): rows of every length in one scan, hub
+    // rows (hub_row arcs or more) after the rest, zero weights for ties, and an infinite delta
+    // (one bucket, the most concurrent lowering). Every run against Dijkstra, and repeated runs
+    // must agree.
     ADDS_REQUIRE_GPU();
     const auto g = generate_kronecker<std::uint32_t>(16, 16, 77, 0, 20);
+    arc_index longest = 0;
+    for (vertex u = 0; u < g.n; ++u)
+      longest = std::max(longest, g.row_offsets[u + 1] - g.row_offsets[u]);
+    REQUIRE(longest >= 2048);  // the graph has hub rows
     device_matrix<std::uint32_t> a(g);
     const vertex s = 0;
     const auto want = dijkstra(g, s, false);
     for (double delta : {0.0, 4.0, std::numeric_limits<double>::infinity()}) {
       CAPTURE(delta);
-      std::uint64_t items[2] = {0, 0};
-      for (bool filter : {true, false}) {
-        CAPTURE(filter);
-        adds_config cfg;
-        cfg.filter_duplicates = filter;
-        options o;
-        o.delta = delta;  // 0: the heuristic
-        adds_report rep;
-        const auto first = detail::adds_sssp_configured(a, s, o, cfg, &rep);
-        CHECK(verify(g, s, want.distances, first).empty());
-        items[filter] = first.stats.vertices_relaxed + rep.skipped;  // every item picked up
-        int different = 0;
-        for (int i = 0; i < (filter ? 30 : 3); ++i)
-          different += detail::adds_sssp_configured(a, s, o, cfg).distances != first.distances;
-        CHECK(different == 0);
-      }
-      MESSAGE("kron:16 delta ", delta, ": items queued with the filter ", items[1], ", without ",
-              items[0]);
+      options o;
+      o.delta = delta;  // 0: the heuristic
+      const auto first = detail::adds_sssp_configured(a, s, o, adds_config{});
+      CHECK(verify(g, s, want.distances, first).empty());
+      int different = 0;
+      for (int i = 0; i < 20; ++i)
+        different += detail::adds_sssp_configured(a, s, o, adds_config{}).distances !=
+                     first.distances;
+      CHECK(different == 0);
     }
-    // Every weight type's mark (the distance's bits as an unsigned integer).
-    adds_config cfg;
-    cfg.filter_duplicates = true;
     const auto gf = generate_kronecker<float>(14, 16, 78, 0.0f, 2.5f);
-    const auto rf = detail::adds_sssp_configured(device_matrix<float>(gf), 5, options{}, cfg);
+    const auto rf = run_adds(gf, 5);
     CHECK(verify(gf, 5, dijkstra(gf, 5, false).distances, rf).empty());
     const auto gd = generate_kronecker<double>(14, 16, 79, 0.0, 1e9);
-    const auto rd = detail::adds_sssp_configured(device_matrix<double>(gd), 5, options{}, cfg);
+    const auto rd = run_adds(gd, 5);
     CHECK(verify(gd, 5, dijkstra(gd, 5, false).distances, rd).empty());
     const auto gi = generate_kronecker<std::int64_t>(14, 16, 80, 0, 3);
-    const auto ri =
-        detail::adds_sssp_configured(device_matrix<std::int64_t>(gi), 5, options{}, cfg);
+    const auto ri = run_adds(gi, 5);
     CHECK(verify(gi, 5, dijkstra(gi, 5, false).distances, ri).empty());
   }
 
