@@ -184,11 +184,13 @@ inline constexpr arc_index hub_row = 2048;
 // before it uses any of them: the loop is latency-bound. Hub rows go last, the whole block on
 // each in turn, after the rest of the round.
 //
-// Measured on the H100 (2026-11-24, bench/results/2026-11-24-h100-run14/sweeps): against the
-// former worker (a thread per short row, a warp per row of 32+ arcs, the block per row of 2048+)
-// cnr-2000 4.05 -> 2.52 ms, soc-Slashdot 1.25 -> 0.89, kron-20 7.4 -> 6.2, grid 2048^2 71 -> 65,
-// kron-22 22.0 -> 23.3, uniform-4M 8.5 -> 8.9. Rounds of 4 items per thread with the hubs in
-// scan order among the rest scanned 20% more rows on kron-22 (4.0-4.3M against 3.4M; 32-34 ms).
+// Measured on the H100 (2026-11-24, bench/results/2026-11-24-h100-run14/sweeps, ab-6): against
+// the former worker (a thread per short row, a warp per row of 32+ arcs, the block per row of
+// 2048+) cnr-2000 4.15 -> 2.41 ms, soc-Slashdot 1.26 -> 0.79, kron-20 7.5 -> 5.3, grid 2048^2
+// 71.7 -> 65.7, USA-road-NY 16.0 -> 14.7, kron-22 21.9 -> 21.2, kron-24 85 -> 85, uniform-4M
+// 8.4 -> 8.2. Without the per-lane push order below, kron-22 took 23.4 and uniform-4M 8.9.
+// Rounds of 4 items per thread with the hubs in scan order among the rest scanned 20% more rows
+// on kron-22 (4.0-4.3M against 3.4M; 32-34 ms).
 //
 // Duplicates (a vertex queued again before its item is picked up) are skipped on arrival, not
 // kept out of the queue. A per-vertex mark of the item waiting, which dropped a lowering whose
@@ -311,6 +313,8 @@ __device__ void worker(const kernel_args<W>& k) {
 #pragma unroll
         for (int b = 0; b < arc_batch; ++b) {
           const arc_index e = e0 + arc_index(b) * threads_per_block;
+          v[b] = 0;
+          nd[b] = W{};
           if (e < total) {
             const arc_index arc = s_shift[row[b]] + e;
             v[b] = k.a.columns[arc];
@@ -321,10 +325,33 @@ __device__ void worker(const kernel_args<W>& k) {
 #pragma unroll
         for (int b = 0; b < arc_batch; ++b)
           if (e0 + arc_index(b) * threads_per_block < total) seen[b] = load_distance(&k.dist[v[b]]);
+        // The batch's atomics all in flight at once; then its pushes, each lane's first one in
+        // one warp-wide push, its second (if any) in the next, and so on: a warp pushes as many
+        // times as its busiest lane has items, not once per arc of the batch with an item.
+        unsigned lowered = 0;
+#pragma unroll
+        for (int b = 0; b < arc_batch; ++b) {
+          if (e0 + arc_index(b) * threads_per_block < total && nd[b] < seen[b])
+            seen[b] = atomic_min(&k.dist[v[b]], nd[b]);
+          else
+            seen[b] = nd[b];
+        }
 #pragma unroll
         for (int b = 0; b < arc_batch; ++b)
-          if (e0 + arc_index(b) * threads_per_block < total && nd[b] < seen[b])
-            lower(k, h, v[b], nd[b]);
+          if (nd[b] < seen[b]) lowered |= 1u << b;
+        while (lowered) {
+          const int b = __ffs(lowered) - 1;
+          lowered &= lowered - 1;
+          W d{};
+          vertex x{};
+#pragma unroll
+          for (int c = 0; c < arc_batch; ++c)  // registers, not a local-memory array index
+            if (c == b) {
+              d = nd[c];
+              x = v[c];
+            }
+          push(k.q, bucket_for(d, h, k.q.ctl), x);
+        }
       }
       // The hubs, one at a time, the block striding over each one's arcs.
       for (unsigned x = 0; x < hubs; ++x) {
