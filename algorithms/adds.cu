@@ -184,11 +184,12 @@ inline constexpr arc_index hub_row = 2048;
 // before it uses any of them: the loop is latency-bound. Hub rows go last, the whole block on
 // each in turn, after the rest of the round.
 //
-// Measured on the H100 (2026-11-24, bench/results/2026-11-24-h100-run14/sweeps, ab-6): against
-// the former worker (a thread per short row, a warp per row of 32+ arcs, the block per row of
-// 2048+) cnr-2000 4.15 -> 2.41 ms, soc-Slashdot 1.26 -> 0.79, kron-20 7.5 -> 5.3, grid 2048^2
-// 71.7 -> 65.7, USA-road-NY 16.0 -> 14.7, kron-22 21.9 -> 21.2, kron-24 85 -> 85, uniform-4M
-// 8.4 -> 8.2. Without the per-lane push order below, kron-22 took 23.4 and uniform-4M 8.9.
+// Measured on the H100 (2026-11-24; bench/results/2026-11-24-h100-run15/sweeps/ab-6-push-order.txt,
+// the variants in the run14 folder's sweeps): against the former worker (a thread per short
+// row, a warp per row of 32+ arcs, the block per row of 2048+) cnr-2000 4.15 -> 2.41 ms,
+// soc-Slashdot 1.26 -> 0.79, kron-20 7.5 -> 5.3, grid 2048^2 71.7 -> 65.7, USA-road-NY 16.0 ->
+// 14.7, kron-22 21.9 -> 21.2, kron-24 85 -> 85, uniform-4M 8.4 -> 8.2. Without the per-lane push
+// order below, kron-22 took 23.4 and uniform-4M 8.9.
 // Rounds of 4 items per thread with the hubs in scan order among the rest scanned 20% more rows
 // on kron-22 (4.0-4.3M against 3.4M; 32-34 ms).
 //
