@@ -6,7 +6,8 @@
 # Usage: scripts/gpu-check.sh [--no-sanitizer] [--no-bench] [--only-bench] [--suite quick|full]
 #                             [--bench-arg ARG]...   (passed on to tropic_bench)
 #                             [--prebuilt]   (use the sm_90 binaries already in the build folder:
-#                                            built on another machine from the same tree)
+#                                            built on another machine from the same tree;
+#                                            scripts/device-carry.sh packs them)
 # Dependencies: as scripts/install-deps.sh, or Debian packages carried in .deps/debs (the GPU
 # machine has no package registry): scripts/fetch-gpu-deps.sh downloads them here, the device
 # run carries `.deps` (and `data`, a copy of ../shared/data), and this script unpacks them into
