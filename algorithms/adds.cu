@@ -218,10 +218,14 @@ __device__ void worker(const kernel_args<W>& k) {
   const unsigned w = blockIdx.x - 1;
   const unsigned tid = threadIdx.x, lane = tid & 31;
   unsigned long long my_vertices = 0, my_arcs = 0, my_skipped = 0;
+  // Thread 0's cycle counts: the whole loop and its waits for an assignment.
+  const long long loop_start = clock64();
+  unsigned long long wait_cycles = 0;
   if (tid == 0) s_hubs = 0;
 
   for (;;) {
     if (tid == 0) {
+      const long long wait_start = clock64();
       device_atomic<unsigned> state(k.af.state[w]);
       device_atomic<int> status(k.q.ctl->status);
       unsigned st;
@@ -234,6 +238,7 @@ __device__ void worker(const kernel_args<W>& k) {
         }
         __nanosleep(spins < 64 ? 32 : 256);
       }
+      wait_cycles += clock64() - wait_start;
       s_state = st;
       if (st == af_assigned) {
         s_bucket = k.af.bucket[w];
@@ -391,7 +396,11 @@ __device__ void worker(const kernel_args<W>& k) {
     atomicAdd(&k.q.ctl->arcs, my_arcs);
     atomicAdd(&k.q.ctl->skipped, my_skipped);
   }
-  if (tid == 0) atomicAdd(&k.q.ctl->workers_exited, 1u);  // heartbeat: this block is out
+  if (tid == 0) {
+    atomicAdd(&k.q.ctl->worker_cycles, static_cast<unsigned long long>(clock64() - loop_start));
+    atomicAdd(&k.q.ctl->worker_wait_cycles, wait_cycles);
+    atomicAdd(&k.q.ctl->workers_exited, 1u);  // heartbeat: this block is out
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -424,6 +433,7 @@ struct manager_state {
   // Statistics, published to control at the end.
   unsigned long long sweeps, assignments, retires, delta_changes, max_in_flight, trace_n;
   double delta_min_seen, delta_max_seen;
+  unsigned long long phase_cycles[5];  // per sweep phase (control::manager_phase_cycles)
 };
 
 // Appends one delta-trace entry (thread 0 only; the ring keeps the last trace_cap).
@@ -449,6 +459,12 @@ __device__ void trace_append(const kernel_args<W>& k, manager_state& m, unsigned
   ++m.trace_n;
 }
 
+// Phase A reads the flags of this many workers per thread at once.
+inline constexpr int flags_per_thread = 4;
+// Phase C: warp w scans the w-th, (w + manager_warps)-th, ... bucket with new reservations.
+inline constexpr int manager_warps = threads_per_block / 32;
+static_assert(num_buckets == 32, "phase B and the bookkeeping give each bucket a lane of warp 0");
+
 template <class W>
 __device__ void manager(const kernel_args<W>& k) {
   __shared__ unsigned long long s_read[num_buckets], s_written[num_buckets], s_freed[num_buckets],
@@ -458,13 +474,13 @@ __device__ void manager(const kernel_args<W>& k) {
   __shared__ unsigned s_plan_bucket[num_buckets], s_plan_first[num_buckets + 1];
   __shared__ unsigned long long s_plan_start[num_buckets], s_plan_items[num_buckets];
   __shared__ unsigned s_plan_n, s_plan_chunk;
-  __shared__ unsigned s_idle_n, s_busy_n, s_need_map;
+  __shared__ unsigned s_idle_n, s_busy_n, s_need_map, s_scan_mask, s_waiting_mask;
+  __shared__ unsigned long long s_resv_now[num_buckets];  // phase B's reservation pointers
   __shared__ unsigned long long s_in_flight, s_queued, s_progress;
   __shared__ int s_stop;
   __shared__ manager_state m;
 
   const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const unsigned warps = blockDim.x / 32;
   const queue_ref& q = k.q;
   control& ctl = *q.ctl;
   const adds_tuning& t = k.tuning;
@@ -502,61 +518,101 @@ __device__ void manager(const kernel_args<W>& k) {
   }
   __syncthreads();
 
+  // Thread 0 charges the cycles since the previous phase boundary to phase i.
+  long long phase_mark = clock64();
+  const auto end_phase = [&](int i) {
+    if (tid == 0) {
+      const long long now = clock64();
+      m.phase_cycles[i] += static_cast<unsigned long long>(now - phase_mark);
+      phase_mark = now;
+    }
+  };
+
   for (;;) {
     if (tid == 0) {
       s_idle_n = 0;
       s_busy_n = 0;
       s_in_flight = 0;
-      s_queued = 0;
-      s_progress = 0;
-      s_need_map = 0;
     }
     if (tid < num_buckets) s_minout[tid] = ~0ull;
     __syncthreads();
 
-    // Phase A: which workers finished. The relaxed loads plus one acquire fence pair with the
-    // worker's release of af_idle, so its CWC increment (and all its pushes) are visible to the
-    // loads of phases B and C (one L1 invalidation per thread instead of one per worker).
-    for (unsigned w = tid; w < k.workers; w += blockDim.x) {
-      int bb = k.busy_bucket[w];
-      if (bb >= 0) {
-        if (device_atomic<unsigned>(k.af.state[w]).load(memory_order_relaxed) == af_idle) {
-          bb = -1;
-          k.busy_bucket[w] = -1;
-        } else {
-          atomicMin(&s_minout[bb], k.busy_start[w]);
-          atomicAdd(&s_busy_n, 1u);
-          atomicAdd(&s_in_flight, static_cast<unsigned long long>(k.busy_count[w]));
+    // The sweep is a chain of global round trips and barriers; its phases are laid out so that
+    // every load a phase needs is in flight at once, and with no device-scope fence on the way
+    // (on the H100 a fence cost ~1 us of a ~8 us sweep, a load ~0.3 us: issue 6's phase timers,
+    // adds_report::manager_phase_share).
+
+    // Phase A: which workers finished. Each thread loads the flags and the MTB's records of
+    // flags_per_thread workers at once (relaxed); a worker seen idle is loaded again with
+    // acquire, which pairs with the worker's release of af_idle: its CWC increment and all its
+    // pushes are then visible to this thread, and after the barrier to the whole MTB (the
+    // loads of phases B and C).
+    for (unsigned w0 = tid; w0 < k.workers; w0 += flags_per_thread * threads_per_block) {
+      int bb[flags_per_thread];
+      unsigned st[flags_per_thread], bc[flags_per_thread];
+      unsigned long long bs[flags_per_thread];
+#pragma unroll
+      for (int j = 0; j < flags_per_thread; ++j) {
+        const unsigned w = w0 + j * threads_per_block;
+        bb[j] = -1;
+        if (w < k.workers) {
+          bb[j] = k.busy_bucket[w];
+          st[j] = device_atomic<unsigned>(k.af.state[w]).load(memory_order_relaxed);
+          bs[j] = k.busy_start[w];
+          bc[j] = k.busy_count[w];
         }
       }
-      if (bb < 0) k.idle_list[atomicAdd(&s_idle_n, 1u)] = w;
+#pragma unroll
+      for (int j = 0; j < flags_per_thread; ++j) {
+        const unsigned w = w0 + j * threads_per_block;
+        if (w >= k.workers) continue;
+        if (bb[j] >= 0 && st[j] != af_idle) {
+          atomicMin(&s_minout[bb[j]], bs[j]);
+          atomicAdd(&s_busy_n, 1u);
+          atomicAdd(&s_in_flight, static_cast<unsigned long long>(bc[j]));
+          continue;
+        }
+        if (bb[j] >= 0) {  // finished since the last sweep
+          (void)device_atomic<unsigned>(k.af.state[w]).load(memory_order_acquire);
+          k.busy_bucket[w] = -1;
+        }
+        k.idle_list[atomicAdd(&s_idle_n, 1u)] = w;
+      }
     }
-    cuda::atomic_thread_fence(memory_order_acquire, cuda::thread_scope_device);
+    // Phase B, warp 0: the completed-work counters, then the reservation pointers. A completed
+    // item's pushes were reserved before its CWC increment (release, paired with the acquire
+    // loads here), and __syncwarp orders every lane's counter load before every lane's pointer
+    // load: so every reservation made by the items counted is visible to the pointer loads, and
+    // sum(completed) == sum(resv) proves no item is outstanding and none can appear.
+    if (warp == 0) {
+      s_cwc[lane] = device_atomic<unsigned long long>(q.completed[lane]).load(memory_order_acquire);
+      __syncwarp();
+      const unsigned long long r = device_atomic<unsigned long long>(q.resv[lane])
+                                       .load(memory_order_relaxed);
+      s_resv_now[lane] = r;
+      // Buckets with reserved slots past `written` whose blocks are mapped: phase C scans them.
+      const unsigned scan = __ballot_sync(~0u, s_written[lane] < min(r, s_mapped[lane]));
+      if (lane == 0) s_scan_mask = scan;
+    }
     __syncthreads();
+    end_phase(0);
 
-    // Phase B: completed-work counters, all of them before any reservation pointer (phase C).
-    // A completed item's pushes were reserved before its CWC increment (release), so every
-    // reservation made by the items counted here is visible to the resv loads that follow:
-    // sum(completed) == sum(resv) then proves no item is outstanding and none can appear.
-    if (tid < num_buckets)
-      s_cwc[tid] = device_atomic<unsigned long long>(q.completed[tid]).load(memory_order_acquire);
-    __syncthreads();
-
-    // Phase C: one warp per bucket advances `written` over WCC segments (section 5.2).
-    for (unsigned b = warp; b < num_buckets; b += warps) {
+    // Phase C: the warps share the buckets that have new reservations, one warp per bucket,
+    // and advance `written` over WCC segments (section 5.2). `limit`, and so the trip count of
+    // the loop below, whose every pass runs __ballot_sync/__shfl_sync over the full warp, is
+    // warp-uniform: it comes from the one pointer value phase B stored in shared memory. (With
+    // one load per lane, lanes that reach the loop at different times could read different
+    // values of a pointer that writers bump constantly, disagree on `wr < limit`, and meet a
+    // full-mask ballot in some lanes and the __syncwarp below in others: undefined behaviour,
+    // which can deadlock the manager.)
+    const unsigned scan_mask = s_scan_mask;
+    unsigned pending = scan_mask;
+    for (unsigned skip = warp; skip > 0 && pending; --skip) pending &= pending - 1;
+    while (pending) {
+      const unsigned b = __ffs(pending) - 1;
+      for (unsigned skip = manager_warps; skip > 0 && pending; --skip) pending &= pending - 1;
       device_atomic<unsigned long long> resv(q.resv[b]);
-      // Lane 0 loads the reservation pointer and the warp shares that one value: `limit`, and so
-      // the trip count of the loop below, whose every pass runs __ballot_sync/__shfl_sync over
-      // the full warp, must be warp-uniform. With one load per lane, lanes that reach this line
-      // at different times (nothing in the source reconverges the warp after the lane-0 block
-      // of the previous bucket) could read different values of a pointer that writers bump
-      // constantly, disagree on `wr < limit`, and meet a full-mask ballot in some lanes and the
-      // __syncwarp/__syncthreads below in others: undefined behaviour, which can deadlock the
-      // manager, and then no watchdog runs. (nvcc 13.0 for sm_90 happens to reconverge the warp
-      // there; the shared load makes uniformity a guarantee, not a property of the schedule.)
-      unsigned long long r = 0;
-      if (lane == 0) r = resv.load(memory_order_acquire);
-      r = __shfl_sync(~0u, r, 0);
+      const unsigned long long r = s_resv_now[b];
       unsigned long long wr = s_written[b];
       // Segments at or past mapped[] have no block yet: their WCC slot is not theirs.
       const unsigned long long limit = min(r, s_mapped[b]);
@@ -596,33 +652,47 @@ __device__ void manager(const kernel_args<W>& k) {
         }
         break;
       }
-      // Every lane read s_written[b] above; lane 0 overwrites it below. When the loop ran, its
-      // ballot already ordered the two, but when it did not (nothing new: the common case) no
-      // instruction did, and lanes of a warp are not in lockstep (independent thread scheduling
-      // since Volta): the read of a lagging lane and lane 0's write race. Harmless here (the
-      // value written is then the value read, and wr is warp-uniform), but a race under the
-      // memory model, and the one compute-sanitizer racecheck reported (issue 6: the LDS.64 of
-      // the read above and the STS.64 below). The warp barrier makes the order explicit.
+      // Every lane read s_written[b] above; lane 0 overwrites it below. Lanes of a warp are not
+      // in lockstep (independent thread scheduling since Volta): without the warp barrier, the
+      // read of a lagging lane and lane 0's write race (harmless, the loop's result is
+      // warp-uniform, but a race under the memory model, and one compute-sanitizer racecheck
+      // reported in issue 6).
       __syncwarp();
+      if (lane == 0) s_written[b] = wr;
+    }
+    __syncthreads();
+    end_phase(1);
+
+    // Per-bucket bookkeeping, warp 0, a lane per bucket (it would otherwise be a serial loop of
+    // thread 0's in phase D1): the queue totals, the blocks behind the oldest item still
+    // assigned or unassigned (section 5.3; s_read[b] is the read pointer before this sweep's
+    // assignments) pushed onto the free stack (pushes only: thread 0 pops after the barrier),
+    // the buckets short of a spare block, and those holding unassigned items.
+    if (warp == 0) {
+      const unsigned b = lane;
+      const unsigned long long wr = s_written[b], rv = max(s_resv_now[b], wr);
+      s_resv[b] = rv;
+      unsigned long long queued = rv - s_cwc[b], progress = s_cwc[b];
+      for (int o = 16; o; o >>= 1) {
+        queued += __shfl_down_sync(~0u, queued, o);
+        progress += __shfl_down_sync(~0u, progress, o);
+      }
+      const unsigned long long oldest = min(s_minout[b], s_read[b]);
+      while (s_freed[b] + block_items <= oldest) {
+        k.free_blocks[atomicAdd(&m.free_top, 1u)] = q.block_of(b, s_freed[b]);
+        s_freed[b] += block_items;
+      }
+      const unsigned need_map = __ballot_sync(~0u, s_mapped[b] < rv + block_items);
+      const unsigned waiting = __ballot_sync(~0u, rv > s_read[b]);
       if (lane == 0) {
-        const unsigned long long rv = max(r, wr);
-        s_written[b] = wr;
-        s_resv[b] = rv;
-        // Per-bucket bookkeeping that would otherwise be a serial loop of thread 0's (phase D1):
-        // the queue totals, and the blocks behind the oldest item still assigned or unassigned
-        // (section 5.3; s_read[b] is the read pointer before this sweep's assignments), pushed
-        // onto the free stack (pushes only: thread 0 pops after the barrier).
-        atomicAdd(&s_queued, rv - s_cwc[b]);
-        atomicAdd(&s_progress, s_cwc[b]);
-        const unsigned long long oldest = min(s_minout[b], s_read[b]);
-        while (s_freed[b] + block_items <= oldest) {
-          k.free_blocks[atomicAdd(&m.free_top, 1u)] = q.block_of(b, s_freed[b]);
-          s_freed[b] += block_items;
-        }
-        if (s_mapped[b] < rv + block_items) atomicOr(&s_need_map, 1u << b);
+        s_queued = queued;
+        s_progress = progress;
+        s_need_map = need_map;
+        s_waiting_mask = waiting;
       }
     }
     __syncthreads();
+    end_phase(2);
 
     // Phase D1: decisions and the assignment plan, thread 0.
     if (tid == 0) {
@@ -718,13 +788,10 @@ __device__ void manager(const kernel_args<W>& k) {
       // order for rework at the same parallelism.
       const double util = double(in_flight) * k.avg_degree;
       const double low = t.util_low * hw_threads, high = t.util_high * hw_threads;
-      bool held_back = false;
-      if (idle > assigned) {
-        for (int o = m.open; o < num_buckets && !held_back; ++o) {
-          const unsigned b = (m.head + o) & (num_buckets - 1);
-          held_back = s_resv[b] > s_read[b];
-        }
-      }
+      // Buckets past the open ones with unassigned items (the plan changed s_read only for the
+      // open ones): bit o of `waiting` is bucket head + o.
+      const unsigned waiting = __funnelshift_r(s_waiting_mask, s_waiting_mask, m.head);
+      const bool held_back = idle > assigned && m.open < num_buckets && (waiting >> m.open) != 0;
       const bool starved = t.raise_only_when_held_back ? held_back : idle > assigned;
       // The fast knob: how many head buckets are open.
       if (starved && util < low && m.open < t.max_open_buckets) ++m.open;
@@ -820,6 +887,7 @@ __device__ void manager(const kernel_args<W>& k) {
       }
     }
     __syncthreads();
+    end_phase(3);
 
     // Phase D2: the whole block writes the planned assignment flags, one chunk per thread.
     const unsigned plans = s_plan_n;
@@ -848,6 +916,7 @@ __device__ void manager(const kernel_args<W>& k) {
         device_atomic<unsigned>(k.af.state[w]).store(af_exit, memory_order_relaxed);
     }
     __syncthreads();
+    end_phase(4);
     if (s_stop) break;
   }
 
@@ -863,6 +932,7 @@ __device__ void manager(const kernel_args<W>& k) {
     ctl.delta_min_seen = m.delta_min_seen;
     ctl.delta_max_seen = m.delta_max_seen;
     ctl.trace_n = m.trace_n;
+    for (int i = 0; i < 5; ++i) ctl.manager_phase_cycles[i] = m.phase_cycles[i];
     device_atomic<unsigned long long>(ctl.live_sweeps).store(m.sweeps, memory_order_relaxed);
   }
 }
@@ -1177,6 +1247,20 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   }
 
   finish_result(a, dist.data(), source, opts, out, stream);
+  // Where the time went: phase shares of the MTB's cycles, the mean sweep in wall time.
+  struct {
+    double phase[5] = {};
+    double sweep_us = 0, worker_wait = 0;
+  } where;
+  {
+    double total = 0;
+    for (unsigned long long c : h_ctl.manager_phase_cycles) total += double(c);
+    for (int i = 0; i < 5; ++i)
+      where.phase[i] = total > 0 ? double(h_ctl.manager_phase_cycles[i]) / total : 0;
+    where.sweep_us = h_ctl.sweeps ? ms * 1e3 / double(h_ctl.sweeps) : 0;
+    where.worker_wait =
+        h_ctl.worker_cycles ? double(h_ctl.worker_wait_cycles) / double(h_ctl.worker_cycles) : 0;
+  }
   out.stats.algorithm = "adds";
   out.stats.delta = h_ctl.delta;  // the final delta; the initial one is resolve_delta's
   out.stats.buckets = h_ctl.retires;
@@ -1188,10 +1272,17 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     std::fprintf(stderr,
                  "adds: grid %u (%d/SM x %d SMs), pool %u blocks, delta %g -> %g "
                  "(%llu changes, range %g..%g), %llu sweeps, %llu assignments, %llu retires, "
-                 "%llu items processed, %llu skipped, max in flight %llu, %.3f ms\n",
+                 "%llu items processed, %llu skipped, max in flight %llu, %.3f ms\n"
+                 "adds: %.2f us per sweep (A+B flags and pointers %.0f%%, C WCC scan %.0f%%, "
+                 "bookkeeping %.0f%%, D1 decisions %.0f%%, D2 assignments %.0f%%); workers "
+                 "waiting %.0f%% of their "
+                 "cycles\n",
                  grid, per_sm, sms, pool_blocks, delta0, h_ctl.delta, h_ctl.delta_changes,
                  h_ctl.delta_min_seen, h_ctl.delta_max_seen, h_ctl.sweeps, h_ctl.assignments,
-                 h_ctl.retires, h_ctl.vertices, h_ctl.skipped, h_ctl.max_in_flight, ms);
+                 h_ctl.retires, h_ctl.vertices, h_ctl.skipped, h_ctl.max_in_flight, ms,
+                 where.sweep_us, 100 * where.phase[0], 100 * where.phase[1],
+                 100 * where.phase[2], 100 * where.phase[3], 100 * where.phase[4],
+                 100 * where.worker_wait);
   // The trace ring, oldest entry first.
   std::vector<adds_trace_entry> h_trace;
   const std::uint64_t trace_kept = std::min<std::uint64_t>(h_ctl.trace_n, trace_cap);
@@ -1240,6 +1331,9 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     report->sweeps = h_ctl.sweeps;
     report->skipped = h_ctl.skipped;
     report->max_in_flight = h_ctl.max_in_flight;
+    for (int i = 0; i < 5; ++i) report->manager_phase_share[i] = where.phase[i];
+    report->sweep_us = where.sweep_us;
+    report->worker_wait_share = where.worker_wait;
   }
   return out;
 }

@@ -87,6 +87,12 @@ struct control {
   unsigned long long live_sweeps, live_progress, live_queued;
   unsigned live_busy;
   unsigned workers_exited;
+  // Where the time goes (SM clock cycles, clock64): the MTB's sweeps by phase (A+B: worker flags,
+  // completed counters and reservation pointers; C: WCC scan; the per-bucket bookkeeping; D1:
+  // thread 0's decisions; D2: assignment flags), and
+  // the WTBs' cycles in their loop and, of those, waiting for an assignment.
+  unsigned long long manager_phase_cycles[5];
+  unsigned long long worker_cycles, worker_wait_cycles;
 };
 
 struct queue_ref {
@@ -218,6 +224,13 @@ struct adds_report {
   std::uint64_t max_in_flight = 0;
   std::uint64_t assignments = 0;
   std::uint64_t retires = 0;
+  // Share of the MTB's cycles in each sweep phase (A+B worker flags, counters and pointers; C WCC
+  // scan; bookkeeping; D1 decisions; D2 assignment flags), the mean sweep in microseconds (wall
+  // time over sweeps), and the share of
+  // the WTBs' cycles spent waiting for an assignment.
+  double manager_phase_share[5] = {};
+  double sweep_us = 0;
+  double worker_wait_share = 0;
   std::vector<adds_trace_entry> trace;  // oldest first; the last trace_capacity entries
   std::uint64_t trace_dropped = 0;      // older entries the ring overwrote
 };
