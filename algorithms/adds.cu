@@ -547,14 +547,22 @@ __device__ void manager(const kernel_args<W>& k) {
     // acquire, which pairs with the worker's release of af_idle: its CWC increment and all its
     // pushes are then visible to this thread, and after the barrier to the whole MTB (the
     // loads of phases B and C).
-    for (unsigned w0 = tid; w0 < k.workers; w0 += flags_per_thread * threads_per_block) {
+    // Same-address shared atomics serialise, so a warp first combines its lanes' counts (and
+    // the minimum chunk start per bucket, in whole pool blocks: only the free-block test reads
+    // it, and rounding down only frees later) and one lane per warp or bucket group adds them.
+    unsigned busy_n = 0;
+    unsigned long long busy_items = 0;
+    for (unsigned base = 0; base < k.workers; base += flags_per_thread * threads_per_block) {
       int bb[flags_per_thread];
       unsigned st[flags_per_thread], bc[flags_per_thread];
       unsigned long long bs[flags_per_thread];
 #pragma unroll
       for (int j = 0; j < flags_per_thread; ++j) {
-        const unsigned w = w0 + j * threads_per_block;
+        const unsigned w = base + j * threads_per_block + tid;
         bb[j] = -1;
+        st[j] = af_idle;
+        bc[j] = 0;
+        bs[j] = 0;
         if (w < k.workers) {
           bb[j] = k.busy_bucket[w];
           st[j] = device_atomic<unsigned>(k.af.state[w]).load(memory_order_relaxed);
@@ -564,20 +572,35 @@ __device__ void manager(const kernel_args<W>& k) {
       }
 #pragma unroll
       for (int j = 0; j < flags_per_thread; ++j) {
-        const unsigned w = w0 + j * threads_per_block;
-        if (w >= k.workers) continue;
-        if (bb[j] >= 0 && st[j] != af_idle) {
-          atomicMin(&s_minout[bb[j]], bs[j]);
-          atomicAdd(&s_busy_n, 1u);
-          atomicAdd(&s_in_flight, static_cast<unsigned long long>(bc[j]));
-          continue;
-        }
-        if (bb[j] >= 0) {  // finished since the last sweep
+        const unsigned w = base + j * threads_per_block + tid;
+        const bool busy = bb[j] >= 0 && st[j] != af_idle;
+        const bool idle = w < k.workers && !busy;
+        if (idle && bb[j] >= 0) {  // finished since the last sweep
           (void)device_atomic<unsigned>(k.af.state[w]).load(memory_order_acquire);
           k.busy_bucket[w] = -1;
         }
-        k.idle_list[atomicAdd(&s_idle_n, 1u)] = w;
+        const unsigned idle_lanes = __ballot_sync(~0u, idle);
+        if (idle_lanes != 0) {
+          unsigned first = 0;
+          if (lane == 0) first = atomicAdd(&s_idle_n, __popc(idle_lanes));
+          first = __shfl_sync(~0u, first, 0);
+          if (idle) k.idle_list[first + __popc(idle_lanes & ((1u << lane) - 1))] = w;
+        }
+        const unsigned group = __match_any_sync(~0u, busy ? bb[j] : -1);
+        if (busy) {
+          const unsigned oldest = __reduce_min_sync(group, static_cast<unsigned>(bs[j] / block_items));
+          if (lane == __ffs(group) - 1)
+            atomicMin(&s_minout[bb[j]], static_cast<unsigned long long>(oldest) * block_items);
+          ++busy_n;
+          busy_items += bc[j];
+        }
       }
+    }
+    busy_n = __reduce_add_sync(~0u, busy_n);
+    for (int o = 16; o; o >>= 1) busy_items += __shfl_down_sync(~0u, busy_items, o);
+    if (lane == 0 && busy_n != 0) {
+      atomicAdd(&s_busy_n, busy_n);
+      atomicAdd(&s_in_flight, busy_items);
     }
     // Phase B, warp 0: the completed-work counters, then the reservation pointers. A completed
     // item's pushes were reserved before its CWC increment (release, paired with the acquire
@@ -694,10 +717,15 @@ __device__ void manager(const kernel_args<W>& k) {
     __syncthreads();
     end_phase(2);
 
-    // Phase D1: decisions and the assignment plan, thread 0.
+    // Phase D1, thread 0: termination, watchdogs, the head and the assignment plan -- what the
+    // flags of this sweep depend on. The rest of thread 0's work (section 5.5's knobs, the
+    // memory map) runs in phase D2, beside the other threads' flag stores.
+    unsigned long long now = 0, queued = 0, progress = 0, in_flight = 0;
+    unsigned idle = 0, assigned = 0;
     if (tid == 0) {
-      const unsigned long long now = global_ns();
-      const unsigned long long queued = s_queued, progress = s_progress;
+      now = global_ns();
+      queued = s_queued;
+      progress = s_progress;
       ++m.sweeps;
 
       // Termination (section 5.4): two consecutive sweeps with nothing outstanding.
@@ -748,7 +776,7 @@ __device__ void manager(const kernel_args<W>& k) {
 
       // Assignment plan (section 5.4): open buckets in priority order, chunks sized to spread
       // the open work over the idle workers; phase D2 writes the flags.
-      const unsigned idle = s_stop ? 0 : s_idle_n;
+      idle = s_stop ? 0 : s_idle_n;
       unsigned long long open_avail = 0;
       for (int o = 0; o < m.open; ++o) {
         const unsigned b = (m.head + o) & (num_buckets - 1);
@@ -756,8 +784,8 @@ __device__ void manager(const kernel_args<W>& k) {
       }
       unsigned long long chunk = idle ? (open_avail + idle - 1) / idle : 0;
       chunk = min(max(chunk, (unsigned long long)t.min_chunk), (unsigned long long)t.max_chunk);
-      unsigned assigned = 0, plans = 0;
-      unsigned long long in_flight = s_in_flight;
+      unsigned plans = 0;
+      in_flight = s_in_flight;
       for (int o = 0; o < m.open && assigned < idle; ++o) {
         const unsigned b = (m.head + o) & (num_buckets - 1);
         const unsigned long long avail = s_written[b] - s_read[b];
@@ -779,7 +807,33 @@ __device__ void manager(const kernel_args<W>& k) {
       s_plan_chunk = static_cast<unsigned>(chunk);
       m.assignments += assigned;
       if (in_flight > m.max_in_flight) m.max_in_flight = in_flight;
+    }
+    __syncthreads();
+    end_phase(3);
 
+    // Phase D2: the whole block writes the planned assignment flags, one chunk per thread.
+    const unsigned plans = s_plan_n;
+    const unsigned total = s_plan_first[plans];
+    const unsigned long long chunk = s_plan_chunk;
+    for (unsigned i = tid; i < total; i += blockDim.x) {
+      unsigned j = 0;
+      while (s_plan_first[j + 1] <= i) ++j;
+      const unsigned long long off = (i - s_plan_first[j]) * chunk;
+      const unsigned c = static_cast<unsigned>(min(chunk, s_plan_items[j] - off));
+      const unsigned long long start = s_plan_start[j] + off;
+      const unsigned b = s_plan_bucket[j];
+      const unsigned w = k.idle_list[i];
+      k.af.bucket[w] = b;
+      k.af.count[w] = c;
+      k.af.start[w] = start;
+      // Release: the three fields above are visible to the worker that acquires the state.
+      device_atomic<unsigned>(k.af.state[w]).store(af_assigned, memory_order_release);
+      k.busy_bucket[w] = static_cast<int>(b);
+      k.busy_start[w] = start;
+      k.busy_count[w] = c;
+    }
+    // Thread 0, after its share of the flags: the knobs and the memory map.
+    if (tid == 0) {
       // Section 5.5. Utilisation = arcs in flight (items x average degree) against the hardware
       // threads of the workers. Work is "held back" when workers stay idle while queued items
       // wait outside the open buckets: only then do more open buckets, or a wider delta, give
@@ -878,46 +932,19 @@ __device__ void manager(const kernel_args<W>& k) {
         device_atomic<int>(ctl.status).store(status_pool_exhausted, memory_order_relaxed);
         s_stop = 1;
       }
-      if (s_stop) {
-        // A stopping run hands out no work. (Only the pool check, which comes after the plan,
-        // can stop a sweep that made one: the plan is dropped here.)
-        s_plan_n = 0;
-        s_plan_first[0] = 0;
+      if (s_stop)
         trace_append(k, m, now, progress, queued, in_flight, hw_threads, adds_trace_entry::end);
-      }
-    }
-    __syncthreads();
-    end_phase(3);
-
-    // Phase D2: the whole block writes the planned assignment flags, one chunk per thread.
-    const unsigned plans = s_plan_n;
-    const unsigned total = s_plan_first[plans];
-    const unsigned long long chunk = s_plan_chunk;
-    for (unsigned i = tid; i < total; i += blockDim.x) {
-      unsigned j = 0;
-      while (s_plan_first[j + 1] <= i) ++j;
-      const unsigned long long off = (i - s_plan_first[j]) * chunk;
-      const unsigned c = static_cast<unsigned>(min(chunk, s_plan_items[j] - off));
-      const unsigned long long start = s_plan_start[j] + off;
-      const unsigned b = s_plan_bucket[j];
-      const unsigned w = k.idle_list[i];
-      k.af.bucket[w] = b;
-      k.af.count[w] = c;
-      k.af.start[w] = start;
-      // Release: the three fields above are visible to the worker that acquires the state.
-      device_atomic<unsigned>(k.af.state[w]).store(af_assigned, memory_order_release);
-      k.busy_bucket[w] = static_cast<int>(b);
-      k.busy_start[w] = start;
-      k.busy_count[w] = c;
-    }
-    if (s_stop) {
-      // Wake idle workers now instead of at their next status poll.
-      for (unsigned w = tid; w < k.workers; w += blockDim.x)
-        device_atomic<unsigned>(k.af.state[w]).store(af_exit, memory_order_relaxed);
     }
     __syncthreads();
     end_phase(4);
-    if (s_stop) break;
+    if (s_stop) {
+      // Wake idle workers now instead of at their next status poll. A stop decided in phase D1
+      // handed out no work; one decided by the pool check above (an error: the run is void)
+      // may overwrite this sweep's assignments, whose workers then leave without them.
+      for (unsigned w = tid; w < k.workers; w += blockDim.x)
+        device_atomic<unsigned>(k.af.state[w]).store(af_exit, memory_order_relaxed);
+      break;
+    }
   }
 
   // Publish the statistics; the host reads them after the kernel. (control::delta needs no
@@ -1274,7 +1301,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
                  "(%llu changes, range %g..%g), %llu sweeps, %llu assignments, %llu retires, "
                  "%llu items processed, %llu skipped, max in flight %llu, %.3f ms\n"
                  "adds: %.2f us per sweep (A+B flags and pointers %.0f%%, C WCC scan %.0f%%, "
-                 "bookkeeping %.0f%%, D1 decisions %.0f%%, D2 assignments %.0f%%); workers "
+                 "bookkeeping %.0f%%, D1 plan %.0f%%, D2 assignments and knobs %.0f%%); workers "
                  "waiting %.0f%% of their "
                  "cycles\n",
                  grid, per_sm, sms, pool_blocks, delta0, h_ctl.delta, h_ctl.delta_changes,
