@@ -465,6 +465,13 @@ inline constexpr int flags_per_thread = 4;
 inline constexpr int manager_warps = threads_per_block / 32;
 static_assert(num_buckets == 32, "phase B and the bookkeeping give each bucket a lane of warp 0");
 
+// ceil(a / b), b > 0. Thread 0's plan divides on every sweep: with 32-bit operands (the common
+// case) a short instruction sequence, where a 64-bit division is a long serial one.
+__device__ __forceinline__ unsigned long long ceil_div(unsigned long long a, unsigned long long b) {
+  if (a < (1ull << 31) && b < (1ull << 31)) return (unsigned(a) + unsigned(b) - 1) / unsigned(b);
+  return (a + b - 1) / b;
+}
+
 template <class W>
 __device__ void manager(const kernel_args<W>& k) {
   __shared__ unsigned long long s_read[num_buckets], s_written[num_buckets], s_freed[num_buckets],
@@ -476,6 +483,10 @@ __device__ void manager(const kernel_args<W>& k) {
   __shared__ unsigned s_plan_n, s_plan_chunk;
   __shared__ unsigned s_idle_n, s_busy_n, s_need_map, s_scan_mask, s_waiting_mask;
   __shared__ unsigned long long s_resv_now[num_buckets];  // phase B's reservation pointers
+  // The pool block holding each bucket's `written` position (block index, block id): phase C's
+  // scan mostly reads WCCs of that block, and this spares it a table load (a round trip) first.
+  __shared__ unsigned long long s_wblock_index[num_buckets];
+  __shared__ unsigned s_wblock_id[num_buckets];
   __shared__ unsigned long long s_in_flight, s_queued, s_progress;
   __shared__ int s_stop;
   __shared__ manager_state m;
@@ -506,6 +517,8 @@ __device__ void manager(const kernel_args<W>& k) {
       q.table[static_cast<std::size_t>(b) * q.table_size] = blk;
       s_read[b] = s_written[b] = s_freed[b] = 0;
       s_mapped[b] = block_items;
+      s_wblock_index[b] = 0;
+      s_wblock_id[b] = blk;
     }
     // The source item, at position 0 of the head bucket, written as a WTB would write it.
     q.pool[static_cast<std::size_t>(q.table[0]) * block_items] = k.source;
@@ -542,23 +555,29 @@ __device__ void manager(const kernel_args<W>& k) {
     // (on the H100 a fence cost ~1 us of a ~8 us sweep, a load ~0.3 us: issue 6's phase timers,
     // adds_report::manager_phase_share).
 
+    // Phases A (warps 1 and up) and B (warp 0) run side by side: nothing in B needs A's
+    // acquires. (A worker seen idle whose CWC increment B missed leaves its items counted as
+    // queued: no retire and no termination is concluded from a count that lags.)
+    //
     // Phase A: which workers finished. Each thread loads the flags and the MTB's records of
     // flags_per_thread workers at once (relaxed); a worker seen idle is loaded again with
-    // acquire, which pairs with the worker's release of af_idle: its CWC increment and all its
-    // pushes are then visible to this thread, and after the barrier to the whole MTB (the
-    // loads of phases B and C).
+    // acquire, which pairs with the worker's release of af_idle: its CWC increment, its pushes
+    // and its reads of its chunk are then visible to (happen before) this thread, and after the
+    // barrier to the whole MTB (phase C, the bookkeeping that frees the chunk's blocks).
     // Same-address shared atomics serialise, so a warp first combines its lanes' counts (and
     // the minimum chunk start per bucket, in whole pool blocks: only the free-block test reads
     // it, and rounding down only frees later) and one lane per warp or bucket group adds them.
     unsigned busy_n = 0;
     unsigned long long busy_items = 0;
-    for (unsigned base = 0; base < k.workers; base += flags_per_thread * threads_per_block) {
+    constexpr unsigned a_threads = threads_per_block - 32;
+    const unsigned a_tid = tid - 32;  // warps 1 and up
+    for (unsigned base = 0; warp > 0 && base < k.workers; base += flags_per_thread * a_threads) {
       int bb[flags_per_thread];
       unsigned st[flags_per_thread], bc[flags_per_thread];
       unsigned long long bs[flags_per_thread];
 #pragma unroll
       for (int j = 0; j < flags_per_thread; ++j) {
-        const unsigned w = base + j * threads_per_block + tid;
+        const unsigned w = base + j * a_threads + a_tid;
         bb[j] = -1;
         st[j] = af_idle;
         bc[j] = 0;
@@ -572,7 +591,7 @@ __device__ void manager(const kernel_args<W>& k) {
       }
 #pragma unroll
       for (int j = 0; j < flags_per_thread; ++j) {
-        const unsigned w = base + j * threads_per_block + tid;
+        const unsigned w = base + j * a_threads + a_tid;
         const bool busy = bb[j] >= 0 && st[j] != af_idle;
         const bool idle = w < k.workers && !busy;
         if (idle && bb[j] >= 0) {  // finished since the last sweep
@@ -598,7 +617,7 @@ __device__ void manager(const kernel_args<W>& k) {
     }
     busy_n = __reduce_add_sync(~0u, busy_n);
     for (int o = 16; o; o >>= 1) busy_items += __shfl_down_sync(~0u, busy_items, o);
-    if (lane == 0 && busy_n != 0) {
+    if (warp > 0 && lane == 0 && busy_n != 0) {
       atomicAdd(&s_busy_n, busy_n);
       atomicAdd(&s_in_flight, busy_items);
     }
@@ -644,7 +663,9 @@ __device__ void manager(const kernel_args<W>& k) {
         const unsigned long long seg_start = (seg0 + lane) * segment_items;
         unsigned c = 0;
         if (seg_start < limit) {
-          const unsigned blk = q.block_of(b, seg_start);
+          const unsigned blk = seg_start / block_items == s_wblock_index[b]
+                                   ? s_wblock_id[b]
+                                   : q.block_of(b, seg_start);
           // Acquire pairs with the writers' release increments: items counted are visible.
           c = device_atomic<unsigned>(
                   q.wcc[static_cast<std::size_t>(blk) * segments_per_block +
@@ -704,6 +725,10 @@ __device__ void manager(const kernel_args<W>& k) {
       while (s_freed[b] + block_items <= oldest) {
         k.free_blocks[atomicAdd(&m.free_top, 1u)] = q.block_of(b, s_freed[b]);
         s_freed[b] += block_items;
+      }
+      if (wr / block_items != s_wblock_index[b] && wr < s_mapped[b]) {
+        s_wblock_index[b] = wr / block_items;
+        s_wblock_id[b] = q.block_of(b, wr);
       }
       const unsigned need_map = __ballot_sync(~0u, s_mapped[b] < rv + block_items);
       const unsigned waiting = __ballot_sync(~0u, rv > s_read[b]);
@@ -782,7 +807,7 @@ __device__ void manager(const kernel_args<W>& k) {
         const unsigned b = (m.head + o) & (num_buckets - 1);
         open_avail += s_written[b] - s_read[b];
       }
-      unsigned long long chunk = idle ? (open_avail + idle - 1) / idle : 0;
+      unsigned long long chunk = idle ? ceil_div(open_avail, idle) : 0;
       chunk = min(max(chunk, (unsigned long long)t.min_chunk), (unsigned long long)t.max_chunk);
       unsigned plans = 0;
       in_flight = s_in_flight;
@@ -791,7 +816,7 @@ __device__ void manager(const kernel_args<W>& k) {
         const unsigned long long avail = s_written[b] - s_read[b];
         if (avail == 0) continue;
         const unsigned chunks = static_cast<unsigned>(
-            min((avail + chunk - 1) / chunk, (unsigned long long)(idle - assigned)));
+            min(ceil_div(avail, chunk), (unsigned long long)(idle - assigned)));
         const unsigned long long items = min(avail, chunks * chunk);
         s_plan_bucket[plans] = b;
         s_plan_first[plans] = assigned;
