@@ -65,7 +65,7 @@ struct kernel_args {
   W* dist;
   W* processed;  // smallest distance at which each vertex's row was scanned
   queue_ref q;
-  assignment_flags af;
+  unsigned long long* af;  // [workers] assignment words (adds_queue.cuh)
   unsigned workers;  // gridDim.x - 1
   // MTB-private bookkeeping (global memory, touched by block 0 only).
   int* busy_bucket;                // bucket of each worker's outstanding assignment, -1 if none
@@ -226,24 +226,26 @@ __device__ void worker(const kernel_args<W>& k) {
   for (;;) {
     if (tid == 0) {
       const long long wait_start = clock64();
-      device_atomic<unsigned> state(k.af.state[w]);
+      device_atomic<unsigned long long> flag(k.af[w]);
       device_atomic<int> status(k.q.ctl->status);
-      unsigned st;
-      // Acquire pairs with the MTB's release of the state: bucket/start/count are the ones
-      // written for this assignment.
-      for (unsigned spins = 0; (st = state.load(memory_order_acquire)) == af_idle; ++spins) {
+      unsigned long long a;
+      // Acquire pairs with the MTB's release of the assignment word: what the MTB saw before
+      // handing out the chunk (the WCC counts of its items, so the items) is visible.
+      for (unsigned spins = 0; af_state_of(a = flag.load(memory_order_acquire)) == af_idle;
+           ++spins) {
         if ((spins & 63) == 63 && status.load(memory_order_relaxed) != status_running) {
-          st = af_exit;
+          a = af_exit;
           break;
         }
         __nanosleep(spins < 64 ? 32 : 256);
       }
       wait_cycles += clock64() - wait_start;
+      const unsigned st = af_state_of(a);
       s_state = st;
       if (st == af_assigned) {
-        s_bucket = k.af.bucket[w];
-        s_count = k.af.count[w];
-        s_start = k.af.start[w];
+        s_bucket = af_bucket_of(a);
+        s_count = af_count_of(a);
+        s_start = af_start_of(a);
         control& c = *k.q.ctl;
         s_head.slot = device_atomic<unsigned>(c.head_slot).load(memory_order_relaxed);
         s_head.base = device_atomic<double>(c.head_base).load(memory_order_relaxed);
@@ -381,7 +383,7 @@ __device__ void worker(const kernel_args<W>& k) {
       device_atomic<unsigned long long>(k.q.completed[bucket]).fetch_add(count,
                                                                          memory_order_release);
       // Release: the CWC increment is visible to the MTB once it sees this worker idle.
-      device_atomic<unsigned>(k.af.state[w]).store(af_idle, memory_order_release);
+      device_atomic<unsigned long long>(k.af[w]).store(af_idle, memory_order_release);
     }
   }
 
@@ -481,7 +483,8 @@ __device__ void manager(const kernel_args<W>& k) {
   __shared__ unsigned s_plan_bucket[num_buckets], s_plan_first[num_buckets + 1];
   __shared__ unsigned long long s_plan_start[num_buckets], s_plan_items[num_buckets];
   __shared__ unsigned s_plan_n, s_plan_chunk;
-  __shared__ unsigned s_idle_n, s_busy_n, s_need_map, s_scan_mask, s_waiting_mask;
+  __shared__ unsigned s_idle_n, s_busy_n, s_need_map, s_scan_mask, s_waiting_mask,
+      s_positions_out;
   __shared__ unsigned long long s_resv_now[num_buckets];  // phase B's reservation pointers
   // The pool block holding each bucket's `written` position (block index, block id): phase C's
   // scan mostly reads WCCs of that block, and this spares it a table load (a round trip) first.
@@ -584,7 +587,7 @@ __device__ void manager(const kernel_args<W>& k) {
         bs[j] = 0;
         if (w < k.workers) {
           bb[j] = k.busy_bucket[w];
-          st[j] = device_atomic<unsigned>(k.af.state[w]).load(memory_order_relaxed);
+          st[j] = af_state_of(device_atomic<unsigned long long>(k.af[w]).load(memory_order_relaxed));
           bs[j] = k.busy_start[w];
           bc[j] = k.busy_count[w];
         }
@@ -595,7 +598,7 @@ __device__ void manager(const kernel_args<W>& k) {
         const bool busy = bb[j] >= 0 && st[j] != af_idle;
         const bool idle = w < k.workers && !busy;
         if (idle && bb[j] >= 0) {  // finished since the last sweep
-          (void)device_atomic<unsigned>(k.af.state[w]).load(memory_order_acquire);
+          (void)device_atomic<unsigned long long>(k.af[w]).load(memory_order_acquire);
           k.busy_bucket[w] = -1;
         }
         const unsigned idle_lanes = __ballot_sync(~0u, idle);
@@ -732,11 +735,13 @@ __device__ void manager(const kernel_args<W>& k) {
       }
       const unsigned need_map = __ballot_sync(~0u, s_mapped[b] < rv + block_items);
       const unsigned waiting = __ballot_sync(~0u, rv > s_read[b]);
+      const unsigned past_limit = __ballot_sync(~0u, rv >= af_start_limit);
       if (lane == 0) {
         s_queued = queued;
         s_progress = progress;
         s_need_map = need_map;
         s_waiting_mask = waiting;
+        s_positions_out = past_limit != 0;
       }
     }
     __syncthreads();
@@ -777,6 +782,7 @@ __device__ void manager(const kernel_args<W>& k) {
       if (!s_stop) {
         int why = status_running;
         if (now - m.start_ns > k.watchdog_ns) why = status_watchdog;
+        else if (s_positions_out) why = status_positions;  // no assignment word could name them
         else if (now - m.last_progress_ns > k.stall_ns) why = status_stalled;
         else if (m.sweeps % poll_sweeps == 0 &&
                  cuda::atomic_ref<int, cuda::thread_scope_system>(*k.host_abort)
@@ -848,11 +854,10 @@ __device__ void manager(const kernel_args<W>& k) {
       const unsigned long long start = s_plan_start[j] + off;
       const unsigned b = s_plan_bucket[j];
       const unsigned w = k.idle_list[i];
-      k.af.bucket[w] = b;
-      k.af.count[w] = c;
-      k.af.start[w] = start;
-      // Release: the three fields above are visible to the worker that acquires the state.
-      device_atomic<unsigned>(k.af.state[w]).store(af_assigned, memory_order_release);
+      // Release: what this MTB acquired (the WCCs counting the chunk's items) before the worker
+      // that acquires the word reads the items.
+      device_atomic<unsigned long long>(k.af[w]).store(af_pack(af_assigned, b, c, start),
+                                                       memory_order_release);
       k.busy_bucket[w] = static_cast<int>(b);
       k.busy_start[w] = start;
       k.busy_count[w] = c;
@@ -967,7 +972,7 @@ __device__ void manager(const kernel_args<W>& k) {
       // handed out no work; one decided by the pool check above (an error: the run is void)
       // may overwrite this sweep's assignments, whose workers then leave without them.
       for (unsigned w = tid; w < k.workers; w += blockDim.x)
-        device_atomic<unsigned>(k.af.state[w]).store(af_exit, memory_order_relaxed);
+        device_atomic<unsigned long long>(k.af[w]).store(af_exit, memory_order_relaxed);
       break;
     }
   }
@@ -1070,6 +1075,7 @@ const char* status_text(int s) {
     case status_watchdog: return "device watchdog (total time bound)";
     case status_stalled: return "device watchdog (no completed work)";
     case status_host_abort: return "host timeout";
+    case status_positions: return "queue position limit (2^40 items pushed into one bucket)";
     default: return "unknown";
   }
 }
@@ -1094,11 +1100,11 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   if (tn.max_open_buckets < 1 || tn.max_open_buckets > num_buckets || tn.settle_switches < 1 ||
       !(tn.util_low < tn.util_high) || !(tn.delta_floor_ratio > 0 && tn.delta_floor_ratio <= 1) ||
       !(tn.delta_ceiling_ratio >= 1) || !(tn.util_raise_ratio >= 1) || tn.min_chunk < 1 ||
-      tn.max_chunk < tn.min_chunk)
+      tn.max_chunk < tn.min_chunk || tn.max_chunk >= af_count_limit)
     throw error(error_code::invalid_value,
                 "adds: tuning out of range (open buckets 1..32, settle_switches >= 1, "
                 "util_low < util_high, 0 < delta_floor_ratio <= 1 <= delta_ceiling_ratio, "
-                "util_raise_ratio >= 1, 1 <= min_chunk <= max_chunk)");
+                "util_raise_ratio >= 1, 1 <= min_chunk <= max_chunk < 131072)");
 
   int device = 0, sms = 0, coop = 0, per_sm = 0;
   TROPIC_CUDA_CHECK(cudaGetDevice(&device));
@@ -1126,9 +1132,8 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   int* const host_abort = pinned.abort_flag;
   result<W> out;
   device_buffer<W> dist(n, stream), processed(n, stream);
-  device_buffer<unsigned> af_state(workers, stream), af_bucket(workers, stream),
-      af_count(workers, stream), busy_count(workers, stream), idle_list(workers, stream);
-  device_buffer<unsigned long long> af_start(workers, stream), busy_start(workers, stream);
+  device_buffer<unsigned> busy_count(workers, stream), idle_list(workers, stream);
+  device_buffer<unsigned long long> af_words(workers, stream), busy_start(workers, stream);
   device_buffer<int> busy_bucket(workers, stream);
   device_buffer<unsigned long long> counters(3 * num_buckets, stream);
   device_buffer<control> ctl(1, stream);
@@ -1159,7 +1164,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     TROPIC_CUDA_CHECK(
         cudaMemcpyAsync(ctl.data(), &c0, sizeof c0, cudaMemcpyHostToDevice, stream));
     TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, counters.bytes(), stream));
-    TROPIC_CUDA_CHECK(cudaMemsetAsync(af_state.data(), 0, af_state.bytes(), stream));
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(af_words.data(), 0, af_words.bytes(), stream));
 
     kernel_args<W> k{};
     k.a = a.view();
@@ -1174,7 +1179,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     k.q.wcc = wcc.data();
     k.q.pool_blocks = pool_blocks;
     k.q.ctl = ctl.data();
-    k.af = {af_state.data(), af_bucket.data(), af_count.data(), af_start.data()};
+    k.af = af_words.data();
     k.workers = workers;
     k.busy_bucket = busy_bucket.data();
     k.busy_start = busy_start.data();

@@ -58,7 +58,8 @@ inline constexpr unsigned af_idle = 0, af_assigned = 1, af_exit = 2;
 
 // Kernel outcome, in control::status.
 inline constexpr int status_running = 0, status_done = 1, status_pool_exhausted = 2,
-                     status_watchdog = 3, status_stalled = 4, status_host_abort = 5;
+                     status_watchdog = 3, status_stalled = 4, status_host_abort = 5,
+                     status_positions = 6;
 
 // Global control block: MTB-written scalars that WTBs read (relaxed: a stale head or delta only
 // misplaces an item into a bucket of another priority, which costs order, never correctness),
@@ -111,13 +112,30 @@ struct queue_ref {
   }
 };
 
-// Per-WTB assignment flags (AF). Written by the MTB, read by one WTB (and back).
-struct assignment_flags {
-  unsigned* state;
-  unsigned* bucket;
-  unsigned* count;
-  unsigned long long* start;
-};
+// Per-WTB assignment flag (AF): one 64-bit word holds the state and the assignment, so that
+// one release store publishes an assignment and one acquire load reads it (no separate field
+// stores for the MTB's fence to wait on, no second round trip for the worker). Bits 0-1 state,
+// 2-6 bucket, 7-23 item count, 24-63 start position. The MTB stops with status_positions
+// before a bucket's positions reach af_start_limit (2^40 items pushed into one bucket).
+inline constexpr unsigned long long af_start_limit = 1ull << 40;
+inline constexpr unsigned af_count_limit = 1u << 17;  // items per assignment: adds_tuning::max_chunk
+static_assert(num_buckets <= 32, "the assignment word has 5 bits for the bucket");
+
+__host__ __device__ constexpr unsigned long long af_pack(unsigned state, unsigned bucket,
+                                                         unsigned count, unsigned long long start) {
+  return state | static_cast<unsigned long long>(bucket) << 2 |
+         static_cast<unsigned long long>(count) << 7 | start << 24;
+}
+__host__ __device__ constexpr unsigned af_state_of(unsigned long long a) { return unsigned(a & 3); }
+__host__ __device__ constexpr unsigned af_bucket_of(unsigned long long a) {
+  return unsigned(a >> 2) & 31;
+}
+__host__ __device__ constexpr unsigned af_count_of(unsigned long long a) {
+  return unsigned(a >> 7) & (af_count_limit - 1);
+}
+__host__ __device__ constexpr unsigned long long af_start_of(unsigned long long a) {
+  return a >> 24;
+}
 
 }  // namespace adds
 
@@ -155,7 +173,7 @@ struct adds_tuning {
   // unbounded) 115 / 88, 29.1 / 19.7, 7.8 ms.
   double util_raise_ratio = 1;
   unsigned min_chunk = 32;               // items per assignment, at least; >= 1
-  unsigned max_chunk = 1024;             // ... and at most (4 rounds of a WTB); >= min_chunk
+  unsigned max_chunk = 1024;  // ... and at most (4 rounds of a WTB); >= min_chunk, < 131072
   // Low utilisation raises delta (and opens buckets) only in sweeps where idle WTBs coexist with
   // queued items that the open buckets keep from them: only then can a wider bucket hand out more
   // work. With false, any low-utilisation window raises delta (the paper's rule read literally),
