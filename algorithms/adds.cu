@@ -71,6 +71,7 @@ struct kernel_args {
   int* busy_bucket;                // bucket of each worker's outstanding assignment, -1 if none
   unsigned long long* busy_start;  // its first position
   unsigned* busy_count;            // its size
+  unsigned* idle_list;
   unsigned* free_blocks;  // stack of free pool blocks; [0, initial_free) free at launch
   unsigned initial_free;
   vertex source;
@@ -428,7 +429,7 @@ struct manager_state {
   int switches;
   double util_sum;
   unsigned long long util_n, clip_n, held_n;
-  unsigned long long last_progress_value, last_progress_ns, start_ns, now_ns;
+  unsigned long long last_progress_value, last_progress_ns, start_ns;
   unsigned long long starving_since;
   unsigned free_top;
   // Statistics, published to control at the end.
@@ -460,9 +461,6 @@ __device__ void trace_append(const kernel_args<W>& k, manager_state& m, unsigned
   ++m.trace_n;
 }
 
-// Worker blocks the MTB tracks at most (its idle list is in shared memory, 4 KB); the host caps
-// the grid. The H100 runs 527 (4 per SM).
-inline constexpr unsigned max_workers = 1024;
 // Phase A reads the flags of this many workers per thread at once.
 inline constexpr int flags_per_thread = 4;
 // Phase C: warp w scans the w-th, (w + manager_warps)-th, ... bucket with new reservations.
@@ -488,7 +486,6 @@ __device__ void manager(const kernel_args<W>& k) {
   __shared__ unsigned s_idle_n, s_busy_n, s_need_map, s_scan_mask, s_waiting_mask,
       s_positions_out;
   __shared__ unsigned long long s_resv_now[num_buckets];  // phase B's reservation pointers
-  __shared__ unsigned s_idle_list[max_workers];  // phase A's idle workers, phase D2's to assign
   // The pool block holding each bucket's `written` position (block index, block id): phase C's
   // scan mostly reads WCCs of that block, and this spares it a table load (a round trip) first.
   __shared__ unsigned long long s_wblock_index[num_buckets];
@@ -512,7 +509,7 @@ __device__ void manager(const kernel_args<W>& k) {
     m.raise_limit = k.delta0 * t.util_raise_ratio;
     m.delta_min_seen = m.delta_max_seen = k.delta0;
     m.free_top = k.initial_free;
-    m.start_ns = m.last_progress_ns = m.now_ns = global_ns();
+    m.start_ns = m.last_progress_ns = global_ns();
     s_stop = 0;
     s_plan_n = 0;
     s_plan_first[0] = 0;
@@ -609,7 +606,7 @@ __device__ void manager(const kernel_args<W>& k) {
           unsigned first = 0;
           if (lane == 0) first = atomicAdd(&s_idle_n, __popc(idle_lanes));
           first = __shfl_sync(~0u, first, 0);
-          if (idle) s_idle_list[first + __popc(idle_lanes & ((1u << lane) - 1))] = w;
+          if (idle) k.idle_list[first + __popc(idle_lanes & ((1u << lane) - 1))] = w;
         }
         const unsigned group = __match_any_sync(~0u, busy ? bb[j] : -1);
         if (busy) {
@@ -756,10 +753,7 @@ __device__ void manager(const kernel_args<W>& k) {
     unsigned long long now = 0, queued = 0, progress = 0, in_flight = 0;
     unsigned idle = 0, assigned = 0;
     if (tid == 0) {
-      // The clock for the watchdogs and the trace, read every 16 sweeps (~0.1 ms): the read is
-      // not free on thread 0's path, and the bounds it checks are seconds.
-      if ((m.sweeps & 15) == 0) m.now_ns = global_ns();
-      now = m.now_ns;
+      now = global_ns();
       queued = s_queued;
       progress = s_progress;
       ++m.sweeps;
@@ -859,7 +853,7 @@ __device__ void manager(const kernel_args<W>& k) {
       const unsigned c = static_cast<unsigned>(min(chunk, s_plan_items[j] - off));
       const unsigned long long start = s_plan_start[j] + off;
       const unsigned b = s_plan_bucket[j];
-      const unsigned w = s_idle_list[i];
+      const unsigned w = k.idle_list[i];
       // Release: what this MTB acquired (the WCCs counting the chunk's items) before the worker
       // that acquires the word reads the items.
       device_atomic<unsigned long long>(k.af[w]).store(af_pack(af_assigned, b, c, start),
@@ -929,7 +923,7 @@ __device__ void manager(const kernel_args<W>& k) {
         } else {
           decision = adds_trace_entry::keep;  // a change the ceiling or the floor absorbed
         }
-        trace_append(k, m, k.trace ? global_ns() : now, progress, queued, in_flight, hw_threads, decision);
+        trace_append(k, m, now, progress, queued, in_flight, hw_threads, decision);
         m.switches = 0;
         m.util_sum = 0;
         m.util_n = m.clip_n = m.held_n = 0;
@@ -969,7 +963,7 @@ __device__ void manager(const kernel_args<W>& k) {
         s_stop = 1;
       }
       if (s_stop)
-        trace_append(k, m, k.trace ? global_ns() : now, progress, queued, in_flight, hw_threads, adds_trace_entry::end);
+        trace_append(k, m, now, progress, queued, in_flight, hw_threads, adds_trace_entry::end);
     }
     __syncthreads();
     end_phase(4);
@@ -1122,7 +1116,6 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     throw error(error_code::cuda, "adds: the device cannot keep the persistent kernel resident");
   unsigned grid = static_cast<unsigned>(per_sm) * static_cast<unsigned>(sms);
   if (cfg.max_worker_blocks > 0) grid = std::min(grid, cfg.max_worker_blocks + 1);
-  grid = std::min(grid, max_workers + 1);
   grid = std::max(grid, 2u);
   const unsigned workers = grid - 1;
 
@@ -1139,7 +1132,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   int* const host_abort = pinned.abort_flag;
   result<W> out;
   device_buffer<W> dist(n, stream), processed(n, stream);
-  device_buffer<unsigned> busy_count(workers, stream);
+  device_buffer<unsigned> busy_count(workers, stream), idle_list(workers, stream);
   device_buffer<unsigned long long> af_words(workers, stream), busy_start(workers, stream);
   device_buffer<int> busy_bucket(workers, stream);
   device_buffer<unsigned long long> counters(3 * num_buckets, stream);
@@ -1191,6 +1184,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     k.busy_bucket = busy_bucket.data();
     k.busy_start = busy_start.data();
     k.busy_count = busy_count.data();
+    k.idle_list = idle_list.data();
     k.free_blocks = free_blocks.data();
     k.initial_free = pool_blocks;
     k.source = source;
