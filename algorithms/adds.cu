@@ -16,6 +16,13 @@
 // Inside a WTB, a block-wide scan of the row lengths spreads a round's arcs evenly over the
 // threads whatever the degrees (worker()).
 //
+// Two additions of ours to the paper's scheme, both for the hop latency of high-diameter graphs
+// (a pushed item waits for the MTB's next sweep, then for its assignment): the sweep is laid
+// out as a few rounds of loads in flight together, with no device-scope fence on its path
+// (manager()); and a WTB whose chunk lowered only a handful of vertices into its own bucket
+// relaxes them itself in up to adds_tuning::local_rounds further rounds (worker()), which cut
+// USA-road-NY from 9.9 to 5.4 ms and the 2048^2 grid from 47 to 27.
+//
 // Section 5.5's knobs (open buckets, utilisation limits, settling, clipping, chunk sizes) are
 // run-time values, adds_tuning in adds_queue.cuh; an optional ring of adds_trace_entry records
 // the MTB's delta decisions (adds_config::trace_capacity, or options.verbose).
@@ -163,14 +170,6 @@ __device__ __forceinline__ void push(const queue_ref& q, unsigned slot, vertex v
       .fetch_add(1, memory_order_release);
 }
 
-// dist(v) = min(dist(v), nd); v is queued in the bucket of nd when that lowered it.
-template <class W>
-__device__ __forceinline__ void lower(const kernel_args<W>& k, const head_view& h, vertex v,
-                                      W nd) {
-  const W old = atomic_min(&k.dist[v], nd);
-  if (nd < old) push(k.q, bucket_for(nd, h, k.q.ctl), v);
-}
-
 // Arcs each thread has in flight at once in a WTB's load-balanced loop.
 inline constexpr int arc_batch = 4;
 // Rows this long wait until the rest of the round is relaxed, then take the whole WTB one by one.
@@ -193,6 +192,15 @@ inline constexpr arc_index hub_row = 2048;
 // Rounds of 4 items per thread with the hubs in scan order among the rest scanned 20% more rows
 // on kron-22 (4.0-4.3M against 3.4M; 32-34 ms).
 //
+// Local rounds (adds_tuning::local_rounds; bench/results/2026-11-24-h100-run16/sweeps/
+// ab-local-rounds.txt): without them, a road network's wavefront advanced one hop per MTB round
+// trip, about two sweeps (USA-road-NY: ~2000 sweeps at any delta from 1x to 8x the heuristic's).
+// Kept in shared memory, the vertices a round lowers into the chunk's bucket make the next
+// round, up to 32: USA-road-NY 10.0 -> 5.4 ms, grid 2048^2 46.8 -> 26.9, mdual 2.53 -> 1.64,
+// cnr-2000 1.80 -> 1.30, kron-22 18.4 -> 17.4, uniform-4M and soc-Slashdot unchanged. Without the
+// rule that stops them when a round lowers more than one round takes, kron-20 and uniform-4M
+// took 15-30% longer (more rework, and WTBs held back from the queue's next items).
+//
 // Duplicates (a vertex queued again before its item is picked up) are skipped on arrival, not
 // kept out of the queue. A per-vertex mark of the item waiting, which dropped a lowering whose
 // vertex already had an item in the same bucket, cut kron-22's queued items from 15M to 8M but
@@ -214,6 +222,11 @@ __device__ void worker(const kernel_args<W>& k) {
   __shared__ unsigned s_hubs;
   __shared__ vertex s_hub_u[threads_per_block];
   __shared__ W s_hub_d[threads_per_block];
+  // Vertices this WTB lowered into its chunk's own bucket, for its local rounds (s_local_n may
+  // pass the capacity; the items beyond it are only in the queue).
+  __shared__ unsigned s_local_n;
+  __shared__ unsigned s_head_seen;  // the head slot loaded during the last local round
+  __shared__ vertex s_local[threads_per_block];
 
   const unsigned w = blockIdx.x - 1;
   const unsigned tid = threadIdx.x, lane = tid & 31;
@@ -251,6 +264,7 @@ __device__ void worker(const kernel_args<W>& k) {
         s_head.base = device_atomic<double>(c.head_base).load(memory_order_relaxed);
         s_head.delta = device_atomic<double>(c.delta).load(memory_order_relaxed);
         s_head.span = (s_bucket - s_head.slot) & (num_buckets - 1);
+        s_local_n = 0;
       }
     }
     __syncthreads();
@@ -258,16 +272,76 @@ __device__ void worker(const kernel_args<W>& k) {
     const unsigned bucket = s_bucket, count = s_count;
     const unsigned long long start = s_start;
     const head_view h = s_head;
+    const bool local = k.tuning.local_rounds > 0;
+    // A vertex lowered into this chunk's bucket is pushed (the queue's accounting is unchanged)
+    // and, while there is room, also kept for a local round.
+    const auto keep_local = [&](unsigned slot, vertex x) {
+      if (!local || slot != bucket) return;
+      cg::coalesced_group g = cg::coalesced_threads();
+      unsigned first = 0;
+      if (g.thread_rank() == 0) first = atomicAdd(&s_local_n, g.size());
+      first = g.shfl(first, 0) + g.thread_rank();
+      if (first < threads_per_block) s_local[first] = x;
+    };
 
-    for (unsigned round = 0; round < count; round += threads_per_block) {
-      const unsigned i = round + tid;
+    // The chunk's rounds, then up to local_rounds rounds of the vertices it lowered into its
+    // own bucket: a high-diameter graph's wavefront advances several hops per assignment
+    // instead of one per MTB round trip (~2 sweeps). Their queued copies are skipped on
+    // arrival (`processed`); the order is the bucket's, as for any item of the chunk.
+    //
+    // The chunk is reported complete before its local rounds: they are extra work of a busy
+    // WTB, and a bucket's retire (which waits for every chunk of the bucket) need not wait for
+    // them. Every thread's reservations and item stores happen before the CWC increment (fence
+    // + barrier + RMW by thread 0): when the MTB sees the count, it also sees every reservation
+    // the chunk made, which the termination test relies on. The local rounds' own pushes are
+    // covered by the release of the idle flag after them; until the MTB sees that flag the WTB
+    // counts as busy, which holds termination off, and a sweep that loaded the reservation
+    // pointers beside that acquire (phase B runs beside phase A) is followed by a second one,
+    // which the two-sweep rule requires anyway.
+    const auto report_complete = [&] {
+      cuda::atomic_thread_fence(memory_order_release, cuda::thread_scope_device);
+      __syncthreads();
+      if (tid == 0)
+        device_atomic<unsigned long long>(k.q.completed[bucket]).fetch_add(count,
+                                                                           memory_order_release);
+    };
+    unsigned local_left = k.tuning.local_rounds;
+    bool ran_local = false;
+    for (unsigned round = 0;;) {
+      const bool from_pool = round < count;
+      unsigned local_n = 0;
+      if (!from_pool) {
+        if (!ran_local) {
+          report_complete();
+        } else if (((s_head_seen - h.slot) & (num_buckets - 1)) > h.span) {
+          // Once the chunk is reported, the MTB may retire its bucket, whose slot then becomes
+          // the far end of the ring: pushes computed from this view would wait there. Stop
+          // (the head is loaded during each local round, checked after it).
+          break;
+        }
+        // After the last round's barrier. A round that lowered more vertices into the bucket
+        // than one round takes is a wavefront widening faster than this block (a Kronecker or
+        // random graph's): the queue spreads it over the idle WTBs better, so no more rounds.
+        local_n = s_local_n;
+        if (local_n == 0 || local_n > threads_per_block || local_left == 0) break;
+        --local_left;
+        ran_local = true;
+      }
       W du{};
       arc_index first = 0, length = 0;
-      if (i < count) {
-        const unsigned long long p = start + i;
-        const vertex u =
-            k.q.pool[static_cast<std::size_t>(k.q.block_of(bucket, p)) * block_items +
-                     p % block_items];
+      // The head, for the check after a local round (above).
+      unsigned head_now = 0;
+      if (!from_pool && tid == 0)
+        head_now = device_atomic<unsigned>(k.q.ctl->head_slot).load(memory_order_relaxed);
+      if (from_pool ? round + tid < count : tid < local_n) {
+        vertex u;
+        if (from_pool) {
+          const unsigned long long p = start + round + tid;
+          u = k.q.pool[static_cast<std::size_t>(k.q.block_of(bucket, p)) * block_items +
+                       p % block_items];
+        } else {
+          u = s_local[tid];
+        }
         du = load_distance(&k.dist[u]);
         // Skip when u's row was (or is being) relaxed at du or less already: those relaxations
         // cover everything this one would do, so duplicates at an equal distance go too. The
@@ -298,7 +372,13 @@ __device__ void worker(const kernel_args<W>& k) {
       // (whose first atomicAdd comes after the barrier that ends this round).
       const unsigned hubs = s_hubs;
       __syncthreads();
-      if (tid == 0) s_hubs = 0;
+      if (tid == 0) {
+        s_hubs = 0;
+        if (!from_pool) {
+          s_local_n = 0;  // every thread took its local item above
+          s_head_seen = head_now;
+        }
+      }
 
       // Arc e of the round belongs to the last row r with s_first[r] <= e (empty rows share
       // their position with the next row, which is the one found); a thread's e only grows.
@@ -358,7 +438,9 @@ __device__ void worker(const kernel_args<W>& k) {
               d = nd[c];
               x = v[c];
             }
-          push(k.q, bucket_for(d, h, k.q.ctl), x);
+          const unsigned slot = bucket_for(d, h, k.q.ctl);
+          push(k.q, slot, x);
+          keep_local(slot, x);
         }
       }
       // The hubs, one at a time, the block striding over each one's arcs.
@@ -369,22 +451,23 @@ __device__ void worker(const kernel_args<W>& k) {
         for (arc_index arc = b + tid; arc < e; arc += threads_per_block) {
           const vertex v = k.a.columns[arc];
           const W nd = saturating_add(hd, k.a.weights[arc]);
-          if (nd < load_distance(&k.dist[v])) lower(k, h, v, nd);
+          if (nd < load_distance(&k.dist[v]) && nd < atomic_min(&k.dist[v], nd)) {
+            const unsigned slot = bucket_for(nd, h, k.q.ctl);
+            push(k.q, slot, v);
+            keep_local(slot, v);
+          }
         }
       }
-      __syncthreads();  // the round's rows and hubs are consumed before the next round
+      __syncthreads();  // the round's rows, hubs and local items are consumed before the next
+      if (from_pool) round += threads_per_block;
     }
-    // Every thread's reservations and item stores happen before the CWC increment below
-    // (fence + barrier + RMW by thread 0): when the MTB sees the count, it also sees every
-    // reservation this chunk made, which the termination test relies on.
-    cuda::atomic_thread_fence(memory_order_release, cuda::thread_scope_device);
-    __syncthreads();
-    if (tid == 0) {
-      device_atomic<unsigned long long>(k.q.completed[bucket]).fetch_add(count,
-                                                                         memory_order_release);
-      // Release: the CWC increment is visible to the MTB once it sees this worker idle.
-      device_atomic<unsigned long long>(k.af[w]).store(af_idle, memory_order_release);
+    // After local rounds, every thread's pushes before the idle flag (fence + barrier +
+    // release store by thread 0); without them thread 0's release covers the CWC increment.
+    if (ran_local) {
+      cuda::atomic_thread_fence(memory_order_release, cuda::thread_scope_device);
+      __syncthreads();
     }
+    if (tid == 0) device_atomic<unsigned long long>(k.af[w]).store(af_idle, memory_order_release);
   }
 
   // Statistics: one atomic per warp.
@@ -418,9 +501,17 @@ __device__ void worker(const kernel_args<W>& k) {
 // release store per thread in parallel instead of one after another: a release store is a
 // device-scope fence, and a serial loop pays one per chunk, hundreds per sweep. (Issue 6: with
 // that loop, the 2048^2 grid took ~120 us per hop of its ~5000-hop critical path.)
+//
+// The phases, timed with clock64 (adds_report::manager_phase_share; bench/results/
+// 2026-11-24-h100-run16/sweeps/ab-mtb-sweep.txt): A+B (which workers finished; completed
+// counters, then reservation pointers), C (WCC scan of the buckets with new reservations), the
+// per-bucket bookkeeping, D1 (thread 0's plan) and D2 (the flags, beside thread 0's knobs and
+// memory map). Laid out so that each phase's loads are in flight together, with no same-address
+// shared atomics and no device-scope fence (~1 us each on the H100, against ~0.3 us for a load):
+// USA-road-NY's sweep 8.0 -> 4.9 us, kron-22's 53 -> 19 us.
 
 // Thread 0's state (a plain aggregate: it lives in __shared__). Only free_top is shared: in
-// phase C, lane 0 of each warp pushes freed blocks with atomicAdd on it.
+// the bookkeeping, the lanes of warp 0 push freed blocks with atomicAdd on it.
 struct manager_state {
   unsigned head;
   int open;

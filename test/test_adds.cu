@@ -178,6 +178,17 @@ TEST_SUITE("adds") {
     CHECK(r.stats.delta > 0);
     CHECK(rep.worker_blocks >= 1);
     CHECK(rep.status == 1);
+    // Where the time went: the MTB's phase shares add up to the whole, the WTBs wait for some
+    // share of their cycles (between none and all), a sweep takes time.
+    double phases = 0;
+    for (double x : rep.manager_phase_share) {
+      CHECK(x >= 0);
+      phases += x;
+    }
+    CHECK(phases == doctest::Approx(1.0));
+    CHECK(rep.worker_wait_share >= 0);
+    CHECK(rep.worker_wait_share <= 1);
+    CHECK(rep.sweep_us > 0);
     MESSAGE("adds n=50000 deg 8: ", r.stats.milliseconds, " ms, ", r.stats.vertices_relaxed,
             " items (", double(r.stats.vertices_relaxed) / double(reached), " per reached vertex), ",
             rep.worker_blocks, " WTBs (", rep.blocks_per_sm, "/SM), delta ", rep.initial_delta,
@@ -234,6 +245,56 @@ TEST_SUITE("adds") {
     const auto gi = generate_kronecker<std::int64_t>(14, 16, 80, 0, 3);
     const auto ri = run_adds(gi, 5);
     CHECK(verify(gi, 5, dijkstra(gi, 5, false).distances, ri).empty());
+  }
+
+  TEST_CASE("adds: local rounds, repeatedly") {
+    // A WTB's local rounds (adds.cu, worker(); adds_tuning::local_rounds): thin wavefronts (a
+    // grid, a long path with side arcs) where they run, a Kronecker graph where the overflow
+    // rule stops them, a delta far below the weights (the head passes the chunk's bucket during
+    // the rounds) and an infinite one (every lowered vertex stays in the bucket). Every setting
+    // against Dijkstra; repeated runs agree.
+    ADDS_REQUIRE_GPU();
+    const auto grid = generate_grid<std::uint32_t>(300, 300, 31);
+    csr<std::uint32_t> path;
+    {
+      arc_list<std::uint32_t> l;
+      l.n = 20000;
+      for (vertex u = 0; u + 1 < 20000; ++u) {
+        l.push_back(u, u + 1, 1 + u % 7);
+        if (u % 5 == 0 && u + 40 < 20000) l.push_back(u, u + 40, 200);  // shortcuts, some tight
+      }
+      path = from_arcs(l);
+    }
+    const auto kron = generate_kronecker<std::uint32_t>(14, 16, 32, 1, 255);
+    struct graph_case {
+      const char* name;
+      const csr<std::uint32_t>* g;
+      vertex source;
+    };
+    for (const graph_case& c : {graph_case{"grid 300^2", &grid, 4321},
+                                graph_case{"path 20000 with shortcuts", &path, 0},
+                                graph_case{"kron 14", &kron, 3}}) {
+      CAPTURE(c.name);
+      const auto want = dijkstra(*c.g, c.source, false);
+      device_matrix<std::uint32_t> a(*c.g);
+      for (unsigned rounds : {0u, 1u, 32u}) {
+        for (double delta : {0.0, 1.0, std::numeric_limits<double>::infinity()}) {
+          CAPTURE(rounds);
+          CAPTURE(delta);
+          adds_config cfg;
+          cfg.tuning.local_rounds = rounds;
+          options o;
+          o.delta = delta;  // 0: the heuristic
+          const auto first = detail::adds_sssp_configured(a, c.source, o, cfg);
+          CHECK(verify(*c.g, c.source, want.distances, first).empty());
+          int different = 0;
+          for (int i = 0; i < 5; ++i)
+            different +=
+                detail::adds_sssp_configured(a, c.source, o, cfg).distances != first.distances;
+          CHECK(different == 0);
+        }
+      }
+    }
   }
 
   TEST_CASE("adds: tiny and degenerate graphs") {
@@ -515,6 +576,9 @@ TEST_SUITE("adds") {
     CHECK_THROWS_AS(detail::adds_sssp_configured(a, 7, options{}, bad), error);
     bad = adds_config{};
     bad.tuning.min_chunk = 0;
+    CHECK_THROWS_AS(detail::adds_sssp_configured(a, 7, options{}, bad), error);
+    bad = adds_config{};
+    bad.tuning.max_chunk = 1u << 17;  // more than the assignment word's count field holds
     CHECK_THROWS_AS(detail::adds_sssp_configured(a, 7, options{}, bad), error);
   }
 
