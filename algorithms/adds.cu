@@ -371,14 +371,14 @@ __device__ void worker(const kernel_args<W>& k) {
       // Every thread has its copy of the hub count before thread 0 clears it for the next round
       // (whose first atomicAdd comes after the barrier that ends this round).
       const unsigned hubs = s_hubs;
-      __syncthreads();
-      if (tid == 0) {
-        s_hubs = 0;
-        if (!from_pool) {
-          s_local_n = 0;  // every thread took its local item above
-          s_head_seen = head_now;
-        }
+      // Every thread took its local item and read the count above (before the first barrier);
+      // the round's appends come after the second.
+      if (tid == 0 && !from_pool) {
+        s_local_n = 0;
+        s_head_seen = head_now;
       }
+      __syncthreads();
+      if (tid == 0) s_hubs = 0;
 
       // Arc e of the round belongs to the last row r with s_first[r] <= e (empty rows share
       // their position with the next row, which is the one found); a thread's e only grows.
@@ -463,10 +463,10 @@ __device__ void worker(const kernel_args<W>& k) {
     }
     // After local rounds, every thread's pushes before the idle flag (fence + barrier +
     // release store by thread 0); without them thread 0's release covers the CWC increment.
-    if (ran_local) {
-      cuda::atomic_thread_fence(memory_order_release, cuda::thread_scope_device);
-      __syncthreads();
-    }
+    // The barrier also orders every thread's last reads of the chunk's shared state (the local
+    // count and head read at the top of the loop) before thread 0 writes the next chunk's.
+    if (ran_local) cuda::atomic_thread_fence(memory_order_release, cuda::thread_scope_device);
+    __syncthreads();
     if (tid == 0) device_atomic<unsigned long long>(k.af[w]).store(af_idle, memory_order_release);
   }
 
