@@ -37,6 +37,11 @@
 // must be non-negative (the dispatcher checks). The co-residency of all blocks is guaranteed by
 // the cooperative launch, whose grid we size with the occupancy API.
 #include <cooperative_groups.h>
+
+// The MTB's warp reductions (__reduce_min_sync, __reduce_add_sync) need sm_80 or newer.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#error "algorithms/adds.cu needs sm_80 or newer (CMAKE_CUDA_ARCHITECTURES 80 or above)"
+#endif
 #include <cub/block/block_scan.cuh>
 
 #include <algorithm>
@@ -109,7 +114,9 @@ __device__ __forceinline__ W load_distance(W* p) {
 struct head_view {
   unsigned slot;
   double base, delta;
-  unsigned span;  // the assignment's bucket, as an offset from slot (the head can not pass it)
+  // The assignment's bucket, as an offset from slot. The head can not pass it during the chunk's
+  // rounds; during its local rounds, after the chunk is reported, it can (see worker()).
+  unsigned span;
 };
 
 // Bucket offset of distance d from the head, clipped into the last bucket. NaN (infinite delta
@@ -317,11 +324,21 @@ __device__ void worker(const kernel_args<W>& k) {
           // Once the chunk is reported, the MTB may retire its bucket, whose slot then becomes
           // the far end of the ring: pushes computed from this view would wait there. Stop
           // (the head is loaded during each local round, checked after it).
+          //
+          // Known limit (code review, 2026-11-24, not yet measured): the head is loaded at a
+          // round's start and checked at the next round's, so the pushes of up to two rounds
+          // after the head passed can still land in the retired slot (bucket_for redirects
+          // only offsets below the span). Distances stay exact; those items wait out of order,
+          // and if everything else drains, the retire loop passes the empty buckets and later
+          // pushes fall into one unordered head bucket. Candidate fixes: refresh the head view
+          // before each local round's last barrier, or redirect any offset the head has
+          // passed. Either wants a GPU measurement first.
           break;
         }
-        // After the last round's barrier. A round that lowered more vertices into the bucket
-        // than one round takes is a wavefront widening faster than this block (a Kronecker or
-        // random graph's): the queue spreads it over the idle WTBs better, so no more rounds.
+        // After the last round's barrier. When the chunk's rounds (all of them, for the first
+        // local round) or the last local round lowered more vertices into the bucket than one
+        // round takes, the wavefront widens faster than this block (a Kronecker or random
+        // graph's): the queue spreads it over the idle WTBs better, so no more rounds.
         local_n = s_local_n;
         if (local_n == 0 || local_n > threads_per_block || local_left == 0) break;
         --local_left;

@@ -20,10 +20,11 @@
 //                 reset to 0 by the MTB when the block is mapped. A writer stores its item, then
 //                 fetch_add(1, release) on the segment's WCC.
 //   completed[b]  completed-work counter (CWC, section 5.4): a WTB adds the size of its finished
-//                 assignment with release, after every push that assignment made.
-// Assignment flags (AF, one per WTB): the MTB writes bucket/start/count, then release-stores
-// state = assigned; the WTB acquire-loads the state, works, adds to completed[], then
-// release-stores state = idle.
+//                 assignment with release, after every push of the assignment's rounds (its
+//                 local rounds, if any, come after: their pushes are covered by the idle flag).
+// Assignment flags (AF, one 64-bit word per WTB): the MTB release-stores (assigned, bucket,
+// count, start); the WTB acquire-loads it, works, adds to completed[], runs its local rounds
+// (adds_tuning::local_rounds), then release-stores idle.
 #pragma once
 
 #include <cuda/atomic>
