@@ -124,6 +124,29 @@ void random_suite(std::size_t count, std::uint64_t base_seed) {
 }  // namespace
 
 TEST_SUITE("adds") {
+  TEST_CASE("adds: the assignment word holds its fields at their limits") {
+    // Host-side: the MTB packs an assignment into one 64-bit word (adds_queue.cuh), the WTB
+    // unpacks it. Every field at zero, at its largest value and in between, in every
+    // combination with the others at their extremes.
+    namespace a = tropic::detail::adds;
+    const unsigned buckets[] = {0u, 1u, 17u, unsigned(a::num_buckets - 1)};
+    const unsigned counts[] = {0u, 1u, 1024u, a::af_count_limit - 1};
+    const unsigned long long starts[] = {0ull, 1ull, 4096ull * 12345 + 77, a::af_start_limit - 1};
+    for (unsigned state : {a::af_idle, a::af_assigned, a::af_exit})
+      for (unsigned b : buckets)
+        for (unsigned c : counts)
+          for (unsigned long long st : starts) {
+            const unsigned long long w = a::af_pack(state, b, c, st);
+            CHECK(a::af_state_of(w) == state);
+            CHECK(a::af_bucket_of(w) == b);
+            CHECK(a::af_count_of(w) == c);
+            CHECK(a::af_start_of(w) == st);
+          }
+    // The idle word is all zeros: the host's memset and the WTB's idle store agree with it.
+    CHECK(a::af_pack(a::af_idle, 0, 0, 0) == 0ull);
+    CHECK(a::af_idle == 0u);
+  }
+
   TEST_CASE("adds: random graph suite, uint32 and float") {
     ADDS_REQUIRE_GPU();
     random_suite<std::uint32_t>(48, 1);
