@@ -9,7 +9,7 @@
 #       the carry, the tracked tree and data/ together stay under 64 MiB)
 # There, from the repository root, after `source build-carry/setup.sh`:
 #   scripts/device-ab.sh run [-a ALGORITHM] [-g GRAPHS] [-v] NAME...
-#       for every line "GRAPH SOURCE [REPEAT]" of GRAPHS (default bench/suites/ab-graphs.txt),
+#       for every line "GRAPH SOURCE [REPEAT]" of GRAPHS (default scripts/ab-graphs.txt),
 #       runs `tropic sssp GRAPH -s SOURCE -a ALGORITHM -r REPEAT --verify` with each variant in
 #       turn (NAME `build` is build/tropic itself) and prints one row per graph: each variant's
 #       median solve in ms, a `!` after a variant whose answer failed --verify. -v adds each
@@ -35,7 +35,7 @@ case "$cmd" in
     du -h "build-carry/tropic-$name.xz" | sed 's/^/device-ab.sh: /'
     ;;
   run)
-    algorithm=adds graphs=bench/suites/ab-graphs.txt verbose=0
+    algorithm=adds graphs=scripts/ab-graphs.txt verbose=0
     while getopts "a:g:v" opt; do
       case $opt in
         a) algorithm=$OPTARG ;;
