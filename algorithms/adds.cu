@@ -280,9 +280,11 @@ __device__ void worker(const kernel_args<W>& k) {
     const unsigned long long start = s_start;
     const head_view h = s_head;
     const bool local = k.tuning.local_rounds > 0;
-    // A vertex lowered into this chunk's bucket is pushed (the queue's accounting is unchanged)
-    // and, while there is room, also kept for a local round.
-    const auto keep_local = [&](unsigned slot, vertex x) {
+    // x, just lowered to d, is pushed into the bucket of d; when that is this chunk's bucket it
+    // is also kept, while there is room, for a local round (the queue's accounting is the same).
+    const auto enqueue = [&](W d, vertex x) {
+      const unsigned slot = bucket_for(d, h, k.q.ctl);
+      push(k.q, slot, x);
       if (!local || slot != bucket) return;
       cg::coalesced_group g = cg::coalesced_threads();
       unsigned first = 0;
@@ -455,9 +457,7 @@ __device__ void worker(const kernel_args<W>& k) {
               d = nd[c];
               x = v[c];
             }
-          const unsigned slot = bucket_for(d, h, k.q.ctl);
-          push(k.q, slot, x);
-          keep_local(slot, x);
+          enqueue(d, x);
         }
       }
       // The hubs, one at a time, the block striding over each one's arcs.
@@ -468,11 +468,7 @@ __device__ void worker(const kernel_args<W>& k) {
         for (arc_index arc = b + tid; arc < e; arc += threads_per_block) {
           const vertex v = k.a.columns[arc];
           const W nd = saturating_add(hd, k.a.weights[arc]);
-          if (nd < load_distance(&k.dist[v]) && nd < atomic_min(&k.dist[v], nd)) {
-            const unsigned slot = bucket_for(nd, h, k.q.ctl);
-            push(k.q, slot, v);
-            keep_local(slot, v);
-          }
+          if (nd < load_distance(&k.dist[v]) && nd < atomic_min(&k.dist[v], nd)) enqueue(nd, v);
         }
       }
       __syncthreads();  // the round's rows, hubs and local items are consumed before the next
