@@ -20,8 +20,9 @@
 // (a pushed item waits for the MTB's next sweep, then for its assignment): the sweep is laid
 // out as a few rounds of loads in flight together, with no device-scope fence on its path
 // (manager()); and a WTB whose chunk lowered only a handful of vertices into its own bucket
-// relaxes them itself in up to adds_tuning::local_rounds further rounds (worker()), which cut
-// USA-road-NY from 10.0 to 5.4 ms and the 2048^2 grid from 46.8 to 26.9 (H100, one call).
+// relaxes them itself, and what they lower, in up to adds_tuning::local_rounds further rounds
+// of a block-local queue (local_rounds()), which cut USA-road-NY from 10.0 to 2.8 ms and the
+// 2048^2 grid from 46.8 to 12.0 (H100; two versions, each measured against the one before).
 //
 // Section 5.5's knobs (open buckets, utilisation limits, settling, clipping, chunk sizes) are
 // run-time values, adds_tuning in adds_queue.cuh; an optional ring of adds_trace_entry records
@@ -54,6 +55,7 @@
 #include <vector>
 
 #include "adds_queue.cuh"
+#include "device_loop.cuh"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/error.hpp"
 #include "tropic/semiring.hpp"
@@ -88,6 +90,7 @@ struct kernel_args {
   unsigned initial_free;
   vertex source;
   double avg_degree;
+  unsigned local_lanes;     // lanes per row in the local rounds (1, 2, 4, 8 or 32)
   double delta0;            // the initial delta (the host also stores it in control::delta)
   bool dynamic_delta;       // false: delta0 throughout (the trace still records every window)
   adds_tuning tuning;       // validated by the host: every value within its documented range
@@ -114,8 +117,8 @@ __device__ __forceinline__ W load_distance(W* p) {
 struct head_view {
   unsigned slot;
   double base, delta;
-  // The assignment's bucket, as an offset from slot. The head can not pass it during the chunk's
-  // rounds; during its local rounds, after the chunk is reported, it can (see worker()).
+  // The assignment's bucket, as an offset from slot. The head can not pass it before the chunk
+  // is reported complete, after its local rounds (worker()).
   unsigned span;
 };
 
@@ -182,6 +185,133 @@ inline constexpr int arc_batch = 4;
 // Rows this long wait until the rest of the round is relaxed, then take the whole WTB one by one.
 inline constexpr arc_index hub_row = 2048;
 
+// The head as the MTB last published it, and `bucket`'s offset from it. Three relaxed loads: a
+// view torn by a concurrent retire or delta change only files items in another bucket, which
+// any bucket allows (the order suffers, never the answer).
+__device__ __forceinline__ head_view load_head(control* ctl, unsigned bucket) {
+  head_view h;
+  h.slot = device_atomic<unsigned>(ctl->head_slot).load(memory_order_relaxed);
+  h.base = device_atomic<double>(ctl->head_base).load(memory_order_relaxed);
+  h.delta = device_atomic<double>(ctl->delta).load(memory_order_relaxed);
+  h.span = (bucket - h.slot) & (num_buckets - 1);
+  return h;
+}
+
+// Local rounds: the rows a WTB keeps to relax itself after its chunk (local_rounds()). Two
+// queues, one read while the other fills; held[q] counts every row offered to queue q, also
+// those beyond its capacity (the stopping rule reads it).
+inline constexpr unsigned local_capacity = threads_per_block;
+// Rows longer than this are never kept: a group of a few lanes would walk them for many trips
+// while the block waits at its next barrier; the queue's WTBs take them whole.
+inline constexpr arc_index local_row_limit = threads_per_block;
+
+template <class W>
+struct local_queue {
+  closure_item<W> items[2][local_capacity];
+  unsigned held[2];
+};
+
+// Offers `item` to queue q; false when the queue is full (the caller pushes it instead).
+template <class W>
+__device__ __forceinline__ bool keep(local_queue<W>& lq, int q, const closure_item<W>& item) {
+  const cg::coalesced_group g = cg::coalesced_threads();
+  unsigned first = 0;
+  if (g.thread_rank() == 0) first = atomicAdd(&lq.held[q], g.size());
+  const unsigned slot = g.shfl(first, 0) + g.thread_rank();
+  if (slot >= local_capacity) return false;
+  lq.items[q][slot] = item;
+  return true;
+}
+
+// A WTB's local rounds (ours, not the paper's), after its chunk's rounds: the rows its chunk
+// lowered into the chunk's own bucket (queue 0; also queued as usual) are relaxed by this
+// block, and what those rows lower into the same bucket makes the next round, and so on: on a
+// thin wavefront (a road network's, a mesh's) a hop then costs a block barrier and two round
+// trips to memory instead of an MTB round trip (about two sweeps), a push and a row-length scan.
+//
+// A round is one push_row per kept row, a group of k.local_lanes lanes each (delta-stepping's
+// light closure does the same, semiring/device_loop.cuh): the row's arcs are loaded beside its
+// vertex's distance, and each target's row bounds beside its atomic, so a target kept for the
+// next round needs no further load. Rows lowered in the local rounds are held by this block
+// alone (not queued) while they stay here; rows for other buckets, long rows and rows beyond
+// the queue's capacity are pushed at once, and whatever is still held when the rounds stop is
+// pushed then, unless its vertex has fallen further since (whoever lowered it holds it). The
+// chunk is reported complete only after its local rounds (worker()), so its bucket, which the
+// held rows belong to, is still the head or behind it: the chunk's view of the head files them.
+//
+// The rounds stop after adds_tuning::local_rounds rounds, or when a round offers more rows than
+// adds_tuning::local_passes passes of the block's lane groups take: a wavefront widening
+// faster than one block relaxes it (a Kronecker or random graph's) is spread better by the
+// queue over the idle WTBs.
+//
+// A kept row is skipped when its vertex has fallen below the row's value (superseded: the one
+// that lowered it holds it) or was relaxed at a distance no larger than the row's already (its
+// queued copy, taken by another WTB first: `processed`); a relaxed row lowers `processed` to its
+// value, so that its queued copies are skipped on arrival. The two loads go beside the row's
+// arcs; the store is a reduction nobody waits for.
+template <class W>
+__device__ void local_rounds(const kernel_args<W>& k, local_queue<W>& lq, const head_view& h,
+                             unsigned bucket, unsigned long long& my_vertices,
+                             unsigned long long& my_arcs) {
+  const unsigned tid = threadIdx.x, lanes = k.local_lanes, lane = tid % lanes;
+  const unsigned group_mask = lanes == 32 ? ~0u : ((1u << lanes) - 1u) << (tid % 32 / lanes * lanes);
+  const unsigned width = k.tuning.local_passes * (threads_per_block / lanes);
+  constexpr W lowest = std::numeric_limits<W>::lowest();
+  const closure_args<W> c{k.a, row_ranges{k.a.row_offsets, nullptr, row_part::all}, k.dist,
+                          {},  {}, nullptr, nullptr, {}};
+  const value_range<W> any_value{};  // every improvement is kept or pushed
+  const auto hold = [&](int q, const closure_item<W>& item) {
+    const unsigned slot = bucket_for(item.x, h, k.q.ctl);
+    if (slot == bucket && item.last - item.first <= local_row_limit && keep(lq, q, item)) return;
+    push(k.q, slot, item.v);
+  };
+  int out = 0;
+  for (unsigned round = 0;; ++round) {
+    __syncthreads();  // queue `out` is written; the other one, read last round, is free
+    const unsigned held = lq.held[out];
+    if (held == 0) break;
+    const unsigned filled = min(held, local_capacity);
+    const int in = out;
+    out ^= 1;
+    if (tid == 0) lq.held[out] = 0;
+    __syncthreads();  // every thread has read held[in] and sees held[out] == 0
+    if (round == k.tuning.local_rounds || held > width) {
+      // Round 0's rows (the chunk's) are queued already; a later round's are held here only.
+      if (round > 0) {
+        for (unsigned i = tid; i < filled; i += threads_per_block) {
+          const closure_item<W> item = lq.items[in][i];
+          if (!(load_distance(&k.dist[item.v]) < item.x))
+            push(k.q, bucket_for(item.x, h, k.q.ctl), item.v);
+        }
+      }
+      break;
+    }
+    for (unsigned i = tid / lanes; i < filled; i += threads_per_block / lanes) {
+      closure_item<W> item = lq.items[in][i];
+      if (round == 0) {  // the chunk's rows come without their bounds
+        item.first = k.a.row_offsets[item.v];
+        item.last = k.a.row_offsets[item.v + 1];
+      }
+      const W relaxed_at = load_distance(&k.processed[item.v]);
+      const W now = load_distance(&k.dist[item.v]);
+      // push_row skips the row when `now` is below its value: a row relaxed at or below the
+      // value already is skipped the same way, and so is a long row of the chunk's (its queued
+      // copy goes to a whole WTB). The group takes its first lane's view: its lanes need not
+      // run together (a push waits for storage), and a lane that loaded `processed` after the
+      // first lane's reduction below would skip its arcs of the row.
+      const bool relax = item.x < relaxed_at && item.last - item.first <= local_row_limit;
+      const W gate = __shfl_sync(group_mask, relax ? now : lowest, 0, lanes);
+      push_row<min_plus<W>>(c, item, gate, false, lane, lanes, any_value,
+                            [&](const closure_item<W>& next) { hold(out, next); });
+      if (lane == 0 && !(gate < item.x)) {
+        atomic_min(&k.processed[item.v], item.x);
+        ++my_vertices;
+        my_arcs += item.last - item.first;
+      }
+    }
+  }
+}
+
 // A WTB waits for an assignment (a chunk of one bucket), then works it in rounds of one item
 // per thread: each thread checks its item (skipping a vertex already relaxed at its current
 // distance), a block-wide scan of the row lengths lays the round's arcs out end to end, and the
@@ -199,14 +329,20 @@ inline constexpr arc_index hub_row = 2048;
 // Rounds of 4 items per thread with the hubs in scan order among the rest scanned 20% more rows
 // on kron-22 (4.0-4.3M against 3.4M; 32-34 ms).
 //
-// Local rounds (adds_tuning::local_rounds; bench/results/2026-11-24-h100-run16/sweeps/
-// ab-local-rounds.txt): without them, a road network's wavefront advanced one hop per MTB round
-// trip, about two sweeps (USA-road-NY: ~2000 sweeps at any delta from 1x to 8x the heuristic's).
-// Kept in shared memory, the vertices a round lowers into the chunk's bucket make the next
-// round, up to 32: USA-road-NY 10.0 -> 5.4 ms, grid 2048^2 46.8 -> 26.9, mdual 2.53 -> 1.64,
-// cnr-2000 1.80 -> 1.30, kron-22 18.4 -> 17.4, uniform-4M and soc-Slashdot unchanged. Without the
-// rule that stops them when a round lowers more than one round takes, kron-20 and uniform-4M
-// took 15-30% longer (more rework, and WTBs held back from the queue's next items).
+// Local rounds (adds_tuning::local_rounds; local_rounds() above): without them, a road
+// network's wavefront advanced one hop per MTB round trip, about two sweeps (USA-road-NY: ~2000
+// sweeps at any delta from 1x to 8x the heuristic's). Their first version (bench/results/
+// 2026-11-24-h100-run16/sweeps/ab-local-rounds.txt) queued every vertex it lowered as well and
+// ran each local round like a chunk's (the checks, a row-length scan, pushes): USA-road-NY 10.0
+// -> 5.4 ms, grid 2048^2 46.8 -> 26.9, mdual 2.53 -> 1.64. The second (run17/sweeps/
+// ab-local-closure-*.txt, H100, one call) holds what the rounds lower in shared memory only,
+// with the row bounds, and relaxes it like delta-stepping's light closure: USA-road-NY 5.40 ->
+// 2.83 ms, grid 2048^2 24.8 -> 12.0, mdual 1.47 -> 0.72, kron-22 18.6 -> 18.2, uniform-4M 6.36
+// -> 6.17, cnr-2000 1.29 -> 1.35, soc-Slashdot 0.64 -> 0.67; delta-stepping took 3.39, 12.8 and
+// 1.28 ms on the first three in the same call. Two things it needed: the chunk is reported
+// complete after its local rounds (reported before them, the MTB retired buckets whose rows a
+// WTB held: uniform-4M 6.4 -> 14 ms), and the chunk's rows are kept without their bounds
+// (loading them for every row kept cost kron-22 10%: most are never relaxed locally).
 //
 // Duplicates (a vertex queued again before its item is picked up) are skipped on arrival, not
 // kept out of the queue. A per-vertex mark of the item waiting, which dropped a lowering whose
@@ -229,11 +365,8 @@ __device__ void worker(const kernel_args<W>& k) {
   __shared__ unsigned s_hubs;
   __shared__ vertex s_hub_u[threads_per_block];
   __shared__ W s_hub_d[threads_per_block];
-  // Vertices this WTB lowered into its chunk's own bucket, for its local rounds (s_local_n may
-  // pass the capacity; the items beyond it are only in the queue).
-  __shared__ unsigned s_local_n;
-  __shared__ unsigned s_head_seen;  // the head slot loaded during the last local round
-  __shared__ vertex s_local[threads_per_block];
+  // The rows kept for the local rounds.
+  __shared__ local_queue<W> s_local;
 
   const unsigned w = blockIdx.x - 1;
   const unsigned tid = threadIdx.x, lane = tid & 31;
@@ -266,12 +399,8 @@ __device__ void worker(const kernel_args<W>& k) {
         s_bucket = af_bucket_of(a);
         s_count = af_count_of(a);
         s_start = af_start_of(a);
-        control& c = *k.q.ctl;
-        s_head.slot = device_atomic<unsigned>(c.head_slot).load(memory_order_relaxed);
-        s_head.base = device_atomic<double>(c.head_base).load(memory_order_relaxed);
-        s_head.delta = device_atomic<double>(c.delta).load(memory_order_relaxed);
-        s_head.span = (s_bucket - s_head.slot) & (num_buckets - 1);
-        s_local_n = 0;
+        s_head = load_head(k.q.ctl, s_bucket);
+        s_local.held[0] = s_local.held[1] = 0;
       }
     }
     __syncthreads();
@@ -280,87 +409,25 @@ __device__ void worker(const kernel_args<W>& k) {
     const unsigned long long start = s_start;
     const head_view h = s_head;
     const bool local = k.tuning.local_rounds > 0;
-    // x, just lowered to d, is pushed into the bucket of d; when that is this chunk's bucket it
-    // is also kept, while there is room, for a local round (the queue's accounting is the same).
+    // x, just lowered to d by the chunk's rounds, is pushed into the bucket of d; when that is
+    // the chunk's own bucket it is also kept for the local rounds (its row bounds are loaded
+    // there: most of what a Kronecker graph's chunk keeps is never relaxed locally, and loading
+    // them here cost kron-22 10%).
     const auto enqueue = [&](W d, vertex x) {
       const unsigned slot = bucket_for(d, h, k.q.ctl);
       push(k.q, slot, x);
-      if (!local || slot != bucket) return;
-      cg::coalesced_group g = cg::coalesced_threads();
-      unsigned first = 0;
-      if (g.thread_rank() == 0) first = atomicAdd(&s_local_n, g.size());
-      first = g.shfl(first, 0) + g.thread_rank();
-      if (first < threads_per_block) s_local[first] = x;
+      if (local && slot == bucket) keep(s_local, 0, {x, d, 0, 0});
     };
 
-    // The chunk's rounds, then up to local_rounds rounds of the vertices it lowered into its
-    // own bucket: a high-diameter graph's wavefront advances several hops per assignment
-    // instead of one per MTB round trip (~2 sweeps). Their queued copies are skipped on
-    // arrival (`processed`); the order is the bucket's, as for any item of the chunk.
-    //
-    // The chunk is reported complete before its local rounds: they are extra work of a busy
-    // WTB, and a bucket's retire (which waits for every chunk of the bucket) need not wait for
-    // them. Every thread's reservations and item stores happen before the CWC increment (fence
-    // + barrier + RMW by thread 0): when the MTB sees the count, it also sees every reservation
-    // the chunk made, which the termination test relies on. The local rounds' own pushes are
-    // covered by the release of the idle flag after them; until the MTB sees that flag the WTB
-    // counts as busy, which holds termination off, and a sweep that loaded the reservation
-    // pointers beside that acquire (phase B runs beside phase A) is followed by a second one,
-    // which the two-sweep rule requires anyway.
-    const auto report_complete = [&] {
-      cuda::atomic_thread_fence(memory_order_release, cuda::thread_scope_device);
-      __syncthreads();
-      if (tid == 0)
-        device_atomic<unsigned long long>(k.q.completed[bucket]).fetch_add(count,
-                                                                           memory_order_release);
-    };
-    unsigned local_left = k.tuning.local_rounds;
-    bool ran_local = false;
-    for (unsigned round = 0;;) {
-      const bool from_pool = round < count;
-      unsigned local_n = 0;
-      if (!from_pool) {
-        if (!ran_local) {
-          report_complete();
-        } else if (((s_head_seen - h.slot) & (num_buckets - 1)) > h.span) {
-          // Once the chunk is reported, the MTB may retire its bucket, whose slot then becomes
-          // the far end of the ring: pushes computed from this view would wait there. Stop
-          // (the head is loaded during each local round, checked after it).
-          //
-          // Known limit (code review, 2026-11-24, not yet measured): the head is loaded at a
-          // round's start and checked at the next round's, so the pushes of up to two rounds
-          // after the head passed can still land in the retired slot (bucket_for redirects
-          // only offsets below the span). Distances stay exact; those items wait out of order,
-          // and if everything else drains, the retire loop passes the empty buckets and later
-          // pushes fall into one unordered head bucket. Candidate fixes: refresh the head view
-          // before each local round's last barrier, or redirect any offset the head has
-          // passed. Either wants a GPU measurement first.
-          break;
-        }
-        // After the last round's barrier. When the chunk's rounds (all of them, for the first
-        // local round) or the last local round lowered more vertices into the bucket than one
-        // round takes, the wavefront widens faster than this block (a Kronecker or random
-        // graph's): the queue spreads it over the idle WTBs better, so no more rounds.
-        local_n = s_local_n;
-        if (local_n == 0 || local_n > threads_per_block || local_left == 0) break;
-        --local_left;
-        ran_local = true;
-      }
+    // The chunk's rounds: one item per thread, a block-wide scan of the row lengths, the arcs
+    // spread over the threads (see above).
+    for (unsigned round = 0; round < count; round += threads_per_block) {
       W du{};
       arc_index first = 0, length = 0;
-      // The head, for the check after a local round (above).
-      unsigned head_now = 0;
-      if (!from_pool && tid == 0)
-        head_now = device_atomic<unsigned>(k.q.ctl->head_slot).load(memory_order_relaxed);
-      if (from_pool ? round + tid < count : tid < local_n) {
-        vertex u;
-        if (from_pool) {
-          const unsigned long long p = start + round + tid;
-          u = k.q.pool[static_cast<std::size_t>(k.q.block_of(bucket, p)) * block_items +
-                       p % block_items];
-        } else {
-          u = s_local[tid];
-        }
+      if (round + tid < count) {
+        const unsigned long long p = start + round + tid;
+        const vertex u = k.q.pool[static_cast<std::size_t>(k.q.block_of(bucket, p)) *
+                                      block_items + p % block_items];
         du = load_distance(&k.dist[u]);
         // Skip when u's row was (or is being) relaxed at du or less already: those relaxations
         // cover everything this one would do, so duplicates at an equal distance go too. The
@@ -390,12 +457,6 @@ __device__ void worker(const kernel_args<W>& k) {
       // Every thread has its copy of the hub count before thread 0 clears it for the next round
       // (whose first atomicAdd comes after the barrier that ends this round).
       const unsigned hubs = s_hubs;
-      // Every thread took its local item and read the count above (before the first barrier);
-      // the round's appends come after the second.
-      if (tid == 0 && !from_pool) {
-        s_local_n = 0;
-        s_head_seen = head_now;
-      }
       __syncthreads();
       if (tid == 0) s_hubs = 0;
 
@@ -471,16 +532,27 @@ __device__ void worker(const kernel_args<W>& k) {
           if (nd < load_distance(&k.dist[v]) && nd < atomic_min(&k.dist[v], nd)) enqueue(nd, v);
         }
       }
-      __syncthreads();  // the round's rows, hubs and local items are consumed before the next
-      if (from_pool) round += threads_per_block;
+      __syncthreads();  // the round's rows and hubs are consumed before the next
     }
-    // After local rounds, every thread's pushes before the idle flag (fence + barrier +
-    // release store by thread 0); without them thread 0's release covers the CWC increment.
-    // The barrier also orders every thread's last reads of the chunk's shared state (the local
-    // count and head read at the top of the loop) before thread 0 writes the next chunk's.
-    if (ran_local) cuda::atomic_thread_fence(memory_order_release, cuda::thread_scope_device);
+
+    if (local) local_rounds(k, s_local, h, bucket, my_vertices, my_arcs);
+
+    // The chunk is reported complete after its local rounds, which are part of its work: the
+    // rows they hold are in no bucket, so the bucket must not retire before they are relaxed
+    // or pushed (without that wait, uniform-4M's MTB saw the head bucket empty, retired it and
+    // the next ones while a WTB held their rows, and took 14 ms instead of 6.4). Every
+    // thread's reservations and item stores happen before the CWC increment (fence + barrier +
+    // RMW by thread 0): when the MTB sees the count, it also sees every reservation the chunk
+    // made, which the termination test relies on; the idle flag comes after the count. The
+    // barrier also orders every thread's last reads of the chunk's shared state before thread
+    // 0 writes the next chunk's.
+    cuda::atomic_thread_fence(memory_order_release, cuda::thread_scope_device);
     __syncthreads();
-    if (tid == 0) device_atomic<unsigned long long>(k.af[w]).store(af_idle, memory_order_release);
+    if (tid == 0) {
+      device_atomic<unsigned long long>(k.q.completed[bucket]).fetch_add(count,
+                                                                      memory_order_release);
+      device_atomic<unsigned long long>(k.af[w]).store(af_idle, memory_order_release);
+    }
   }
 
   // Statistics: one atomic per warp.
@@ -1204,11 +1276,11 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   if (tn.max_open_buckets < 1 || tn.max_open_buckets > num_buckets || tn.settle_switches < 1 ||
       !(tn.util_low < tn.util_high) || !(tn.delta_floor_ratio > 0 && tn.delta_floor_ratio <= 1) ||
       !(tn.delta_ceiling_ratio >= 1) || !(tn.util_raise_ratio >= 1) || tn.min_chunk < 1 ||
-      tn.max_chunk < tn.min_chunk || tn.max_chunk >= af_count_limit)
+      tn.max_chunk < tn.min_chunk || tn.max_chunk >= af_count_limit || tn.local_passes < 1)
     throw error(error_code::invalid_value,
                 "adds: tuning out of range (open buckets 1..32, settle_switches >= 1, "
                 "util_low < util_high, 0 < delta_floor_ratio <= 1 <= delta_ceiling_ratio, "
-                "util_raise_ratio >= 1, 1 <= min_chunk <= max_chunk < 131072)");
+                "util_raise_ratio >= 1, 1 <= min_chunk <= max_chunk < 131072, local_passes >= 1)");
 
   int device = 0, sms = 0, coop = 0, per_sm = 0;
   TROPIC_CUDA_CHECK(cudaGetDevice(&device));
@@ -1293,6 +1365,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     k.initial_free = pool_blocks;
     k.source = source;
     k.avg_degree = std::max(1.0, gs.avg_degree);
+    k.local_lanes = closure_lanes(0, gs.avg_degree);
     k.delta0 = delta0;
     k.dynamic_delta = cfg.dynamic_delta && std::isfinite(delta0);
     k.tuning = cfg.tuning;

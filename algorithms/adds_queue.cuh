@@ -20,11 +20,11 @@
 //                 reset to 0 by the MTB when the block is mapped. A writer stores its item, then
 //                 fetch_add(1, release) on the segment's WCC.
 //   completed[b]  completed-work counter (CWC, section 5.4): a WTB adds the size of its finished
-//                 assignment with release, after every push of the assignment's rounds (its
-//                 local rounds, if any, come after: their pushes are covered by the idle flag).
+//                 assignment with release, after every push of the assignment's rounds
+//                 (its local rounds included).
 // Assignment flags (AF, one 64-bit word per WTB): the MTB release-stores (assigned, bucket,
-// count, start); the WTB acquire-loads it, works, adds to completed[], runs its local rounds
-// (adds_tuning::local_rounds), then release-stores idle.
+// count, start); the WTB acquire-loads it, works (its local rounds, adds_tuning::local_rounds,
+// included), adds to completed[], then release-stores idle.
 #pragma once
 
 #include <cuda/atomic>
@@ -181,13 +181,15 @@ struct adds_tuning {
   // which on high-diameter graphs, whose frontier is small at every delta, drifts delta upward
   // and turns the queue into Bellman-Ford (issue 6: 10-27x the vertex work of Dijkstra).
   bool raise_only_when_held_back = true;
-  // Local rounds (ours, not the paper's): after its chunk, a WTB relaxes the vertices it lowered
-  // into the chunk's own bucket itself, up to this many rounds of one item per thread, while
-  // each round lowers no more than one round takes (a thin wavefront: roads, meshes, web
-  // crawls), instead of leaving them to the MTB's next assignments only; they are queued all
-  // the same, and skipped on arrival. A thin wavefront's hop otherwise costs about two MTB
-  // sweeps. 0: the paper's scheme. See worker() for the measurements.
+  // Local rounds (ours, not the paper's): after its chunk's rounds, a WTB relaxes the rows it
+  // lowered into the chunk's own bucket itself, and the rows those lower, up to this many rounds
+  // of a group of lanes per row (adds.cu, local_rounds()), instead of leaving each hop to the
+  // MTB's next assignments: a thin wavefront's hop (roads, meshes, web crawls) otherwise costs
+  // about two MTB sweeps. 0: the paper's scheme. Measured in adds.cu, above worker().
   unsigned local_rounds = 32;
+  // ... while a round holds no more rows than this many passes of the block's lane groups take
+  // (256 / lanes rows a pass); >= 1.
+  unsigned local_passes = 4;
 };
 
 // One line of the optional delta trace (issue 6; section 5.5, and the parallelism-over-time

@@ -271,11 +271,13 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: local rounds, repeatedly") {
-    // A WTB's local rounds (adds.cu, worker(); adds_tuning::local_rounds): thin wavefronts (a
-    // grid, a long path with side arcs) where they run, a Kronecker graph where the overflow
-    // rule stops them, a delta far below the weights (the head passes the chunk's bucket during
-    // the rounds) and an infinite one (every lowered vertex stays in the bucket). Every setting
-    // against Dijkstra; repeated runs agree.
+    // A WTB's local rounds (adds.cu, local_rounds(); adds_tuning::local_rounds, local_passes):
+    // thin wavefronts (a grid, a long path with side arcs: 4 lanes per row) where they run for
+    // many rounds, a random graph of degree 6 (8 lanes per row) and a Kronecker graph (a warp
+    // per row) where the width rule stops them, a width beyond the queue's capacity (rows
+    // pushed because the queue is full), a delta far below the weights (rows lowered into
+    // other buckets) and an infinite one (every lowered vertex stays in the bucket). Every
+    // setting against Dijkstra; repeated runs agree.
     ADDS_REQUIRE_GPU();
     const auto grid = generate_grid<std::uint32_t>(300, 300, 31);
     csr<std::uint32_t> path;
@@ -288,24 +290,32 @@ TEST_SUITE("adds") {
       }
       path = from_arcs(l);
     }
+    const auto uniform = generate_uniform<std::uint32_t>(30000, 6, 17, 1, 1000);
     const auto kron = generate_kronecker<std::uint32_t>(14, 16, 32, 1, 255);
     struct graph_case {
       const char* name;
       const csr<std::uint32_t>* g;
       vertex source;
     };
+    struct round_limits {
+      unsigned rounds, passes;
+    };
     for (const graph_case& c : {graph_case{"grid 300^2", &grid, 4321},
                                 graph_case{"path 20000 with shortcuts", &path, 0},
+                                graph_case{"uniform 30000 degree 6", &uniform, 11},
                                 graph_case{"kron 14", &kron, 3}}) {
       CAPTURE(c.name);
       const auto want = dijkstra(*c.g, c.source, false);
       device_matrix<std::uint32_t> a(*c.g);
-      for (unsigned rounds : {0u, 1u, 32u}) {
+      for (const round_limits& l : {round_limits{0, 4}, round_limits{1, 4}, round_limits{32, 1},
+                                    round_limits{32, 4}, round_limits{1000, 64}}) {
         for (double delta : {0.0, 1.0, std::numeric_limits<double>::infinity()}) {
-          CAPTURE(rounds);
+          CAPTURE(l.rounds);
+          CAPTURE(l.passes);
           CAPTURE(delta);
           adds_config cfg;
-          cfg.tuning.local_rounds = rounds;
+          cfg.tuning.local_rounds = l.rounds;
+          cfg.tuning.local_passes = l.passes;
           options o;
           o.delta = delta;  // 0: the heuristic
           const auto first = detail::adds_sssp_configured(a, c.source, o, cfg);
@@ -602,6 +612,9 @@ TEST_SUITE("adds") {
     CHECK_THROWS_AS(detail::adds_sssp_configured(a, 7, options{}, bad), error);
     bad = adds_config{};
     bad.tuning.max_chunk = 1u << 17;  // more than the assignment word's count field holds
+    CHECK_THROWS_AS(detail::adds_sssp_configured(a, 7, options{}, bad), error);
+    bad = adds_config{};
+    bad.tuning.local_passes = 0;
     CHECK_THROWS_AS(detail::adds_sssp_configured(a, 7, options{}, bad), error);
   }
 
