@@ -301,6 +301,9 @@ __device__ void local_rounds(const kernel_args<W>& k, local_queue<W>& lq, const 
       // first lane's reduction below would skip its arcs of the row.
       const bool relax = item.x < relaxed_at && item.last - item.first <= local_row_limit;
       const W gate = __shfl_sync(group_mask, relax ? now : lowest, 0, lanes);
+      // `lowest` skips only rows above it: a row at distance 0 of an unsigned W asks the flag
+      // itself (the test on item.x comes first, so other rows never wait for the shuffle).
+      if (item.x == lowest && !__shfl_sync(group_mask, relax, 0, lanes)) continue;
       push_row<min_plus<W>>(c, item, gate, false, lane, lanes, any_value,
                             [&](const closure_item<W>& next) { hold(out, next); });
       if (lane == 0 && !(gate < item.x)) {
@@ -1276,11 +1279,13 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   if (tn.max_open_buckets < 1 || tn.max_open_buckets > num_buckets || tn.settle_switches < 1 ||
       !(tn.util_low < tn.util_high) || !(tn.delta_floor_ratio > 0 && tn.delta_floor_ratio <= 1) ||
       !(tn.delta_ceiling_ratio >= 1) || !(tn.util_raise_ratio >= 1) || tn.min_chunk < 1 ||
-      tn.max_chunk < tn.min_chunk || tn.max_chunk >= af_count_limit || tn.local_passes < 1)
+      tn.max_chunk < tn.min_chunk || tn.max_chunk >= af_count_limit || tn.local_rounds > 65536 ||
+      tn.local_passes < 1 || tn.local_passes > 65536)
     throw error(error_code::invalid_value,
                 "adds: tuning out of range (open buckets 1..32, settle_switches >= 1, "
                 "util_low < util_high, 0 < delta_floor_ratio <= 1 <= delta_ceiling_ratio, "
-                "util_raise_ratio >= 1, 1 <= min_chunk <= max_chunk < 131072, local_passes >= 1)");
+                "util_raise_ratio >= 1, 1 <= min_chunk <= max_chunk < 131072, local_rounds <= 65536, "
+                "1 <= local_passes <= 65536)");
 
   int device = 0, sms = 0, coop = 0, per_sm = 0;
   TROPIC_CUDA_CHECK(cudaGetDevice(&device));

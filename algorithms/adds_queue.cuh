@@ -185,10 +185,12 @@ struct adds_tuning {
   // lowered into the chunk's own bucket itself, and the rows those lower, up to this many rounds
   // of a group of lanes per row (adds.cu, local_rounds()), instead of leaving each hop to the
   // MTB's next assignments: a thin wavefront's hop (roads, meshes, web crawls) otherwise costs
-  // about two MTB sweeps. 0: the paper's scheme. Measured in adds.cu, above worker().
+  // about two MTB sweeps. 0: the paper's scheme; at most 65536 (a block in local rounds holds
+  // its chunk's completion back, and with it the stall watchdog's progress). Measured in
+  // adds.cu, above worker().
   unsigned local_rounds = 32;
   // ... while a round holds no more rows than this many passes of the block's lane groups take
-  // (256 / lanes rows a pass); >= 1.
+  // (256 / lanes rows a pass); 1..65536.
   unsigned local_passes = 4;
 };
 

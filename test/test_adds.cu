@@ -616,6 +616,9 @@ TEST_SUITE("adds") {
     bad = adds_config{};
     bad.tuning.local_passes = 0;
     CHECK_THROWS_AS(detail::adds_sssp_configured(a, 7, options{}, bad), error);
+    bad = adds_config{};
+    bad.tuning.local_rounds = 65537;
+    CHECK_THROWS_AS(detail::adds_sssp_configured(a, 7, options{}, bad), error);
   }
 
   // Not run by default (doctest skip): the experiment of issue 6, for a GPU machine.
