@@ -1295,12 +1295,14 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
                                                                   threads_per_block, 0));
   if (per_sm < 1 || !coop)
     throw error(error_code::cuda, "adds: the device cannot keep the persistent kernel resident");
+  const auto& gs = a.stats();
   unsigned grid = static_cast<unsigned>(per_sm) * static_cast<unsigned>(sms);
+  if (cfg.wide_row_workers_per_sm > 0 && gs.avg_degree >= cfg.wide_row_degree)
+    grid = std::min(grid, cfg.wide_row_workers_per_sm * static_cast<unsigned>(sms) + 1);
   if (cfg.max_worker_blocks > 0) grid = std::min(grid, cfg.max_worker_blocks + 1);
   grid = std::max(grid, 2u);
   const unsigned workers = grid - 1;
 
-  const auto& gs = a.stats();
   unsigned pool_blocks = cfg.pool_blocks;
   if (pool_blocks == 0) {
     const double items = double(n) + double(a.arcs());
@@ -1509,7 +1511,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   out.stats.milliseconds = ms;
   if (opts.verbose)
     std::fprintf(stderr,
-                 "adds: grid %u (%d/SM x %d SMs), pool %u blocks, delta %g -> %g "
+                 "adds: grid %u (%d/SM fit x %d SMs), pool %u blocks, delta %g -> %g "
                  "(%llu changes, range %g..%g), %llu sweeps, %llu assignments, %llu retires, "
                  "%llu items processed, %llu skipped, max in flight %llu, %.3f ms\n"
                  "adds: %.2f us per sweep (A+B flags and pointers %.0f%%, C WCC scan %.0f%%, "

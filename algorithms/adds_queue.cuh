@@ -227,6 +227,15 @@ struct adds_config {
   unsigned pool_blocks = 0;          // 0: sized from the graph (n + arcs items, plus 2 per bucket)
   int pool_retries = 3;              // on exhaustion: rerun with 4x the pool, this many times
   unsigned max_worker_blocks = 0;    // 0: every block the occupancy API says fits
+  // Worker blocks per SM on graphs of mean degree >= wide_row_degree (0: every block that fits,
+  // as on any other graph). The MTB's sweep slows with the number of WTBs pushing beside it (its
+  // loads queue behind theirs): on kron-22 (H100) 264 WTBs made it 9.1 us against 17.3 with
+  // 527, and Kronecker rows are long enough for 2 blocks per SM to keep memory busy:
+  // kron-24 80.5 -> 62.2 ms, kron-22 19.7 -> 17.2, kron-20 4.67 -> 4.69. Graphs of short rows
+  // need every block (uniform-4M 6.3 -> 7.2 ms, cnr-2000, mdual, soc-Slashdot slower with 264):
+  // bench/results/2026-11-24-h100-run17/sweeps/ab-worker-count*.txt.
+  unsigned wide_row_workers_per_sm = 2;
+  double wide_row_degree = 16;  // the rule that gives such rows a warp in the local rounds
   double watchdog_ms = 120000;       // device: total run-time bound, checked by the MTB
   double stall_ms = 2000;            // device: bound on time without a completed item
   double host_timeout_ms = 0;        // host: 0 = watchdog_ms + 10000

@@ -493,6 +493,30 @@ TEST_SUITE("adds") {
     o.algorithm = algorithm::adds;
     const auto r = sssp(g, 5, o);  // uploads, then dispatches
     CHECK(verify(g, 5, want.distances, r).empty());
+
+    // Graphs of long rows (mean degree >= adds_config::wide_row_degree) get
+    // wide_row_workers_per_sm WTBs per SM, others every block that fits.
+    int device = 0, sms = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
+    const auto kron = generate_kronecker<std::uint32_t>(12, 16, 5, 1, 255);
+    device_matrix<std::uint32_t> ak(kron);
+    REQUIRE(ak.stats().avg_degree >= adds_config{}.wide_row_degree);
+    REQUIRE(a.stats().avg_degree < adds_config{}.wide_row_degree);
+    const auto want_kron = dijkstra(kron, 3, false);
+    for (unsigned per_sm : {0u, 1u, 2u}) {
+      CAPTURE(per_sm);
+      adds_config cfg;
+      cfg.wide_row_workers_per_sm = per_sm;
+      adds_report rk, rg;
+      CHECK(verify(kron, 3, want_kron.distances,
+                   detail::adds_sssp_configured(ak, 3, options{}, cfg, &rk)).empty());
+      CHECK(verify(g, 5, want.distances, detail::adds_sssp_configured(a, 5, options{}, cfg, &rg))
+                .empty());
+      const unsigned fit = rk.blocks_per_sm * unsigned(sms) - 1;
+      CHECK(rk.worker_blocks == (per_sm == 0 ? fit : std::min(fit, per_sm * unsigned(sms))));
+      CHECK(rg.worker_blocks == fit);
+    }
   }
 
   TEST_CASE("adds: the delta trace") {
