@@ -233,7 +233,8 @@ struct adds_config {
   // 527, and Kronecker rows are long enough for 2 blocks per SM to keep memory busy:
   // kron-24 80.5 -> 62.2 ms, kron-22 19.7 -> 17.2, kron-20 4.67 -> 4.69. Graphs of short rows
   // need every block (uniform-4M 6.3 -> 7.2 ms, cnr-2000, mdual, soc-Slashdot slower with 264):
-  // bench/results/2026-11-24-h100-run17/sweeps/ab-worker-count*.txt.
+  // bench/results/2026-11-24-h100-run17/sweeps/ab-worker-count*.txt and
+  // 8cbfde2-gpu-check/ab-8cbfde2.txt (kron-22 18.7 -> 15.9 ms there, the rest unchanged).
   unsigned wide_row_workers_per_sm = 2;
   double wide_row_degree = 16;  // the rule that gives such rows a warp in the local rounds
   double watchdog_ms = 120000;       // device: total run-time bound, checked by the MTB
