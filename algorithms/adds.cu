@@ -214,10 +214,7 @@ struct local_queue {
 // Offers `item` to queue q; false when the queue is full (the caller pushes it instead).
 template <class W>
 __device__ __forceinline__ bool keep(local_queue<W>& lq, int q, const closure_item<W>& item) {
-  const cg::coalesced_group g = cg::coalesced_threads();
-  unsigned first = 0;
-  if (g.thread_rank() == 0) first = atomicAdd(&lq.held[q], g.size());
-  const unsigned slot = g.shfl(first, 0) + g.thread_rank();
+  const unsigned slot = append_slot(&lq.held[q]);
   if (slot >= local_capacity) return false;
   lq.items[q][slot] = item;
   return true;

@@ -62,11 +62,12 @@ struct row_ranges {
 // The next slot of a list whose length is *count. The lanes of a warp appending at once take
 // consecutive slots with one atomic: a list's length is one word that every block of a kernel
 // appends to.
-__device__ __forceinline__ unsigned long long append_slot(unsigned long long* count) {
+template <class Count>  // unsigned long long in global memory, unsigned in shared memory
+__device__ __forceinline__ Count append_slot(Count* count) {
   const cooperative_groups::coalesced_group lanes = cooperative_groups::coalesced_threads();
-  unsigned long long base = 0;
-  if (lanes.thread_rank() == 0) base = atomicAdd(count, (unsigned long long)lanes.size());
-  return lanes.shfl(base, 0) + lanes.thread_rank();
+  Count base = 0;
+  if (lanes.thread_rank() == 0) base = atomicAdd(count, static_cast<Count>(lanes.size()));
+  return lanes.shfl(base, 0) + static_cast<Count>(lanes.thread_rank());
 }
 
 // Records i in `list` once per call: the stamp array remembers the call that listed i last.
