@@ -239,10 +239,39 @@ __device__ __forceinline__ void pull_write(W* w, vertex i, W acc, accumulator ac
   if (accum == accumulator::none) now = acc;
   else if (accum == accumulator::min) now = acc < old ? acc : old;
   else now = acc == S::identity() ? old : (old == S::identity() ? acc : old + acc);
-  w[i] = now;
+  if (now != old) w[i] = now;  // most rows of a min-accumulated pull keep their value
   if (improved && now < old && in_range(now, range))
     improved[append_slot(improved_count)] = i;
 }
+
+// Rows no product of a pull can improve. With the min accumulator and a ⊗ that grows with both
+// operands (S::monotone_mul), every product u(j) ⊗ A(i, j) is at least min_j u(j) ⊗ (a lower
+// bound of the part's weights), so a row whose w(i) is already at or below that floor keeps its
+// value, and its arcs are not read: the bottom-up step's "skip the visited" of direction-
+// optimising BFS (Beamer et al., SC'12), derived from the operands alone, so the result is the
+// same with or without it. In delta-stepping the rows below the floor are the vertices settled
+// in earlier buckets (the current one too, for a heavy step), and on a Kronecker graph they hold
+// nearly every arc: from one source of kron-22, 1.78M of its 2.39M reached vertices settle in
+// bucket 0, and after it only 0.5% of the light arcs and 1.3% of the heavy arcs lie in rows that
+// can still fall (Dijkstra's distances on the CPU, 2026-11-24).
+template <class W>
+struct pull_floor {
+  const W* least_input = nullptr;  // min over u's entries, on the device; null: no floor
+  W least_weight{};                // at most every weight of the view's part
+  // Set by pull_live_choice on the device: 1 when pull_live_rows runs this pull, 0 when the
+  // merge path does (each kernel leaves at once when it is not its turn); null: merge path.
+  const unsigned* by_live_rows = nullptr;
+
+  // The floor (every thread of a kernel reads the same word), or nothing when there is none.
+  template <class S>
+  __device__ __forceinline__ W value() const {
+    return least_input ? S::mul(*least_input, least_weight) : S::identity();
+  }
+  // Whether row i may change: always without a floor.
+  __device__ __forceinline__ bool above(W floor, const W* w, vertex i) const {
+    return !least_input || floor < w[i];
+  }
+};
 
 // Pull: w(i) = accum(w(i), ⊕_j u(j) ⊗ A(i, j)) for every row i of the view that the mask allows
 // (the view's rows are i's in-arcs for vxm over A'), as a merge-based SpMV (Merrill & Garland,
@@ -350,7 +379,7 @@ __global__ void __launch_bounds__(Threads)
 pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
                 accumulator accum, vertex* improved, unsigned long long* improved_count,
                 value_range<W> range, arc_index block_items, pull_block_record<W>* records,
-                unsigned long long* arcs_scanned) {
+                unsigned long long* arcs_scanned, pull_floor<W> floor) {
   constexpr int tile_items = Threads * Items;
   using scan_t = cub::BlockScan<pull_carry<W>, Threads>;
   // row_end[k]: the end of row i + k relative to the tile's first arc j (exact for the rows
@@ -365,8 +394,10 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
   constexpr int excluded_words = (tile_items + 31) / 32;
   __shared__ std::uint32_t excluded[excluded_words];
 
+  if (floor.by_live_rows && *floor.by_live_rows) return;  // pull_live_rows' turn
   const vertex n = a.n;
   const arc_index* offsets = a.row_offsets;
+  const W floor_value = floor.template value<S>();
   const arc_index begin = arc_index(blockIdx.x) * block_items;
   const arc_index end = std::min(begin + block_items, arc_index(n) + a.arcs);
   if (threadIdx.x == 0) {
@@ -430,7 +461,8 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
     // test a bit. Searching each arc's row instead (~10 shared loads and a load of the row's
     // split per arc) made kron-22's three light pulls of a solve 1.67 / 1.61 / 1.44 ms, against
     // 1.2 for the whole matrix; with the bits 1.49 / 1.24 / 1.07 (H100, ncu, 2026-11-23).
-    const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none;
+    const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none ||
+                            floor.least_input;
     if (check_rows) {
       for (int word = int(threadIdx.x); word < excluded_words; word += Threads) excluded[word] = 0;
       __syncthreads();
@@ -441,7 +473,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
         if (start >= end) continue;  // no arcs here (also: no row i + m past the last row)
         const vertex r = i + vertex(k);
         int lo = start, hi = end;  // excluded: the whole row, unless the mask allows it
-        if (mask_allows(mask, r)) {
+        if (mask_allows(mask, r) && floor.above(floor_value, w, r)) {
           if (ranges.part == row_part::all) continue;
           // The light part is the arcs before split[r]: tile positions below split[r] - j.
           const long long cut = std::clamp<long long>(
@@ -543,7 +575,9 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
 template <class S, class W>
 __global__ void pull_fixup(csr_view<W> a, const pull_block_record<W>* records, unsigned blocks,
                            arc_index block_items, W* w, accumulator accum, vertex* improved,
-                           unsigned long long* improved_count, value_range<W> range) {
+                           unsigned long long* improved_count, value_range<W> range,
+                           const unsigned* skip = nullptr) {
+  if (skip && *skip) return;  // the merge path did not run
   const std::size_t b = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x % 32;
   if (b >= blocks || !records[b].head_pending) return;  // uniform within the warp
@@ -567,6 +601,28 @@ struct pull_policy {
 };
 using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items_per_thread>;
 
+// ⊕ of u(col) ⊗ weight over arcs first + k * stride < last, k < Items: the loads first, then the
+// gathers of u (Items independent chains in flight per thread).
+template <class S, class W, unsigned Items>
+__device__ __forceinline__ W pull_arcs(const csr_view<W>& a, const W* u, arc_index first,
+                                       arc_index last, arc_index stride, W acc) {
+  vertex col[Items];
+  W weight[Items];
+#pragma unroll
+  for (unsigned c = 0; c < Items; ++c)
+    if (first + stride * c < last) {
+      col[c] = a.columns[first + stride * c];
+      weight[c] = a.weights[first + stride * c];
+    }
+#pragma unroll
+  for (unsigned c = 0; c < Items; ++c)
+    if (first + stride * c < last) {
+      const W x = u[col[c]];
+      if (x != S::identity()) acc = S::add(acc, S::mul(x, weight[c]));
+    }
+  return acc;
+}
+
 // Pull by a group of lanes per row, for views whose rows are all short (roads, grids, meshes,
 // uniform random graphs): `group` consecutive lanes of a warp take one row -- CSR-vector (Bell &
 // Garland, "Implementing Sparse Matrix-Vector Multiplication on Throughput-Oriented Processors",
@@ -580,42 +636,27 @@ using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items
 // its row's length, so one long row stalls its warp: the automatic choice takes this kernel only
 // when no row is longer than tuning::pull_group_max_row.
 //
-// The light/heavy part narrows each row to [first, last); a row the mask excludes is skipped
-// without reading its arcs.
+// The light/heavy part narrows each row to [first, last); a row the mask excludes, or that is at
+// or below the floor, is skipped without reading its arcs.
 template <class S, class W, int Items>
 __global__ void __launch_bounds__(tuning::pull_group_threads)
 pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
                    accumulator accum, unsigned group_log2, vertex* improved,
                    unsigned long long* improved_count, value_range<W> range,
-                   unsigned long long* arcs_scanned) {
+                   unsigned long long* arcs_scanned, pull_floor<W> floor) {
   const unsigned group = 1u << group_log2;
   const std::uint64_t thread = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint64_t row = thread >> group_log2;
   const unsigned lane = unsigned(thread) & (group - 1);
-  const bool live = row < a.n && mask_allows(mask, vertex(row));
+  const bool live = row < a.n && mask_allows(mask, vertex(row)) &&
+                    floor.above(floor.template value<S>(), w, vertex(row));
   W acc = S::identity();
   unsigned long long read = 0;  // arcs of the row (the group's first lane counts them)
   if (live) {
     const arc_index first = ranges.first(vertex(row)), last = ranges.last(vertex(row));
     if (lane == 0 && last > first) read = last - first;
-    for (arc_index run = first + lane; run < last; run += arc_index(Items) * group) {
-      vertex col[Items];
-      W weight[Items];
-#pragma unroll
-      for (int c = 0; c < Items; ++c) {
-        const arc_index e = run + arc_index(c) * group;
-        if (e < last) {
-          col[c] = a.columns[e];
-          weight[c] = a.weights[e];
-        }
-      }
-#pragma unroll
-      for (int c = 0; c < Items; ++c) {
-        if (run + arc_index(c) * group >= last) continue;
-        const W x = u[col[c]];
-        if (x != S::identity()) acc = S::add(acc, S::mul(x, weight[c]));
-      }
-    }
+    for (arc_index run = first + lane; run < last; run += arc_index(Items) * group)
+      acc = pull_arcs<S, W, Items>(a, u, run, last, group, acc);
   }
   // Every lane of the warp takes part (rows past n and masked rows add the identity); a group
   // is `group` consecutive lanes, so width = group keeps the shuffles inside it.
@@ -623,6 +664,144 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
     acc = S::add(acc, __shfl_down_sync(0xffffffffu, acc, int(s), int(group)));
   if (live && lane == 0)
     pull_write<S>(w, vertex(row), acc, accum, improved, improved_count, range);
+  if (arcs_scanned) add_block_sum(arcs_scanned, read);
+}
+
+// A floored pull (pull_floor) over a view with long rows, visiting only the rows that may
+// change. The merge path walks every row end and arc of the view whatever the floor excludes,
+// and its time is those instructions: kron-22's heavy pull with 1.3% of its arcs live took 1.04
+// ms against 1.19 with none excluded (ncu, 2026-11-24: SM throughput 59%, L2 6%). Here the 32
+// lanes of a warp test 32 consecutive rows (mask, floor, an empty part) at once; a lane pulls a
+// row of at most pull_live_short arcs alone (loads, then gathers), and the warp takes the longer
+// live rows in turn, each lane loading pull_live_items arcs before their gathers, a shuffle
+// reduction, the row written by lane 0. A row longer than pull_live_long_row arcs (a hub: one
+// warp would walk it alone) is listed for pull_long_rows. pull_live_choice decides on the device
+// which of this and the merge path runs a pull: the merge path is faster when most arcs are live
+// (kron-22's first light pull, ~all live: 1.28 ms against 1.61 + 0.25 for the long rows here),
+// this when few are (its heavy pull: 0.22 ms against 1.19; ncu, 2026-11-24).
+inline constexpr unsigned pull_live_items = 4;
+inline constexpr arc_index pull_live_short = 8;
+inline constexpr arc_index pull_live_long_row = 32 * pull_live_items * 8;
+// pull_live_choice samples one arc per thread of its block (a binary search each: 2,048 samples,
+// eight searches per thread, took 89 us on kron-22, a tenth of the pull it chose), and picks
+// pull_live_rows when at most pull_live_share of them lie in rows that may change. Views of
+// fewer than pull_live_min_arcs arcs keep the merge path: their pulls take tens of
+// microseconds, of which the choice would be a fair share (soc-Slashdot, 0.87M arcs: 35 us).
+inline constexpr unsigned pull_live_samples = tuning::block_threads;
+inline constexpr double pull_live_share = 0.5;
+inline constexpr arc_index pull_live_min_arcs = arc_index(1) << 23;
+
+// One block: the share of pull_live_samples arcs, evenly spaced over the view (each one's row
+// found by a binary search over the row offsets), that lie in the part of a row that may change;
+// *choice = 1 (pull_live_rows) when it is at most pull_live_share, or when `forced`
+// (pull_method::live_rows).
+template <class S, class W>
+__global__ void __launch_bounds__(tuning::block_threads)
+pull_live_choice(csr_view<W> a, row_ranges ranges, const W* w, mask_view<W> mask,
+                 pull_floor<W> floor, bool forced, unsigned* choice) {
+  if (forced) {
+    if (threadIdx.x == 0) *choice = 1;
+    return;
+  }
+  using reduce = cub::BlockReduce<unsigned, tuning::block_threads>;
+  __shared__ typename reduce::TempStorage storage;
+  const W floor_value = floor.template value<S>();
+  unsigned in_part = 0, live = 0;
+  static_assert(pull_live_samples % tuning::block_threads == 0, "whole rounds of the block");
+  for (unsigned k = threadIdx.x; k < pull_live_samples; k += blockDim.x) {
+    const arc_index e = arc_index((double(k) + 0.5) * double(a.arcs) / pull_live_samples);
+    vertex lo = 0, hi = a.n;  // the row of arc e: the last r with offsets[r] <= e
+    while (hi - lo > 1) {
+      const vertex mid = lo + (hi - lo) / 2;
+      if (a.row_offsets[mid] <= e) lo = mid;
+      else hi = mid;
+    }
+    if (e < a.arcs && ranges.first(lo) <= e && e < ranges.last(lo)) {
+      ++in_part;
+      live += mask_allows(mask, lo) && floor.above(floor_value, w, lo);
+    }
+  }
+  __syncthreads();
+  const unsigned parts = reduce(storage).Sum(in_part);
+  __syncthreads();
+  const unsigned lives = reduce(storage).Sum(live);
+  if (threadIdx.x == 0) *choice = double(lives) <= pull_live_share * double(parts) ? 1u : 0u;
+}
+
+template <class S, class W>
+__global__ void __launch_bounds__(tuning::block_threads)
+pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
+               accumulator accum, pull_floor<W> floor, vertex* improved,
+               unsigned long long* improved_count, value_range<W> range, vertex* long_rows,
+               unsigned long long* long_count, unsigned long long* arcs_scanned) {
+  if (!*floor.by_live_rows) return;  // the merge path's turn
+  const W floor_value = floor.template value<S>();
+  const unsigned lane = threadIdx.x % 32;
+  const std::uint64_t warps = std::uint64_t(gridDim.x) * blockDim.x / 32;
+  unsigned long long read = 0;  // the arcs of the rows this thread wrote
+  for (std::uint64_t base = (blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x) / 32 * 32;
+       base < a.n; base += warps * 32) {
+    const vertex row = vertex(base + lane);
+    arc_index first = 0, last = 0;
+    const bool allowed =
+        base + lane < a.n && mask_allows(mask, row) && floor.above(floor_value, w, row);
+    if (allowed) {
+      first = ranges.first(row);
+      last = ranges.last(row);
+    }
+    const arc_index length = last - first;
+    if (length > pull_live_long_row) {
+      long_rows[append_slot(long_count)] = row;
+    } else if (allowed && length <= pull_live_short) {
+      // This lane's row alone (an empty one too: accumulator::none writes it).
+      const W acc = pull_arcs<S, W, unsigned(pull_live_short)>(a, u, first, last, 1, S::identity());
+      read += length;
+      pull_write<S>(w, row, acc, accum, improved, improved_count, range);
+    }
+    const bool shared = length > pull_live_short && length <= pull_live_long_row;
+    for (unsigned pending = __ballot_sync(~0u, shared); pending; pending &= pending - 1) {
+      const int k = __ffs(pending) - 1;
+      const arc_index f = __shfl_sync(~0u, first, k), l = __shfl_sync(~0u, last, k);
+      W acc = S::identity();
+      for (arc_index run = f + lane; run < l; run += 32 * pull_live_items)
+        acc = pull_arcs<S, W, pull_live_items>(a, u, run, l, 32, acc);
+      for (int offset = 16; offset > 0; offset /= 2)
+        acc = S::add(acc, __shfl_down_sync(~0u, acc, offset));
+      if (lane == 0) {
+        read += l - f;
+        pull_write<S>(w, vertex(base + unsigned(k)), acc, accum, improved, improved_count, range);
+      }
+    }
+  }
+  if (arcs_scanned) add_block_sum(arcs_scanned, read);
+}
+
+// The long rows pull_live_rows listed (*count of them, known on the device only): a block per
+// row, grid-stride, each thread loading pull_live_items arcs before their gathers.
+template <class S, class W>
+__global__ void __launch_bounds__(tuning::block_threads)
+pull_long_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator accum,
+               const vertex* rows, const unsigned long long* count, vertex* improved,
+               unsigned long long* improved_count, value_range<W> range,
+               unsigned long long* arcs_scanned) {
+  constexpr unsigned threads = tuning::block_threads;
+  using reduce = cub::BlockReduce<W, threads>;
+  __shared__ typename reduce::TempStorage storage;
+  const unsigned long long listed = *count;  // 0 when the merge path ran the pull
+  unsigned long long read = 0;
+  for (unsigned long long k = blockIdx.x; k < listed; k += gridDim.x) {
+    const vertex r = rows[k];
+    const arc_index first = ranges.first(r), last = ranges.last(r);
+    W acc = S::identity();
+    for (arc_index run = first + threadIdx.x; run < last; run += threads * pull_live_items)
+      acc = pull_arcs<S, W, pull_live_items>(a, u, run, last, threads, acc);
+    acc = reduce(storage).Reduce(acc, [](W x, W y) { return S::add(x, y); });
+    if (threadIdx.x == 0) {
+      read += last - first;
+      pull_write<S>(w, r, acc, accum, improved, improved_count, range);
+    }
+    __syncthreads();  // the reduction's storage is free for the next row
+  }
   if (arcs_scanned) add_block_sum(arcs_scanned, read);
 }
 
@@ -663,11 +842,23 @@ __global__ void select_listed(const vertex* pattern, std::size_t count, const W*
   }
 }
 
+// w[idx[k]] = val[k]; and, when `least` is given, *least = min(*least, min_k val[k]) (a pull's
+// floor, pull_floor). Launched with tuning::block_threads threads.
 template <class W>
-__global__ void scatter_values(const vertex* idx, const W* val, std::size_t count, W* w) {
+__global__ void scatter_values(const vertex* idx, const W* val, std::size_t count, W* w,
+                               W* least = nullptr) {
+  W mine = infinity<W>();
   for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < count;
-       k += std::size_t(gridDim.x) * blockDim.x)
-    w[idx[k]] = val[k];
+       k += std::size_t(gridDim.x) * blockDim.x) {
+    const W x = val[k];
+    w[idx[k]] = x;
+    if (x < mine) mine = x;
+  }
+  if (!least) return;  // the same in every thread
+  using reduce = cub::BlockReduce<W, tuning::block_threads>;
+  __shared__ typename reduce::TempStorage storage;
+  mine = reduce(storage).Reduce(mine, [](W a, W b) { return b < a ? b : a; });
+  if (threadIdx.x == 0 && mine < infinity<W>()) atomic_min(least, mine);
 }
 
 // w<mask> = accum(w, t) elementwise, where t is produced per index by `make`.
@@ -783,6 +974,33 @@ row_ranges ranges_of(const csr_view<W>& view, const matrix_operand<W>& a, bool t
   return {view.row_offsets, split, a.part};
 }
 
+// The largest W at most x (x a double that need not be a W: a weight statistic, or Δ).
+template <class W>
+W round_down(double x) {
+  if constexpr (std::is_integral_v<W>) {
+    if (!(x < double(std::numeric_limits<W>::max()))) return std::numeric_limits<W>::max();
+    if (!(x > double(std::numeric_limits<W>::lowest()))) return std::numeric_limits<W>::lowest();
+    return static_cast<W>(std::floor(x));
+  } else {
+    W c = static_cast<W>(x);
+    if (double(c) > x) c = std::nextafter(c, -std::numeric_limits<W>::infinity());
+    return c;
+  }
+}
+
+// A lower bound of the weights in operand a's part (a pull floor's second operand): the
+// matrix's least weight, and for the heavy part Δ as well (its arcs have double(w) > Δ). The
+// statistics are doubles, exact for every W but 64-bit integers, whose double may lie above the
+// weight by half a step: one step below it is a bound.
+template <class W>
+W least_weight_of(const device_matrix<W>& A, const matrix_operand<W>& a) {
+  double least = A.stats().min_weight;
+  if constexpr (std::is_integral_v<W> && sizeof(W) == 8)
+    least = std::nextafter(least, -std::numeric_limits<double>::infinity());
+  if (a.part == row_part::heavy && a.split) least = std::max(least, a.split->delta());
+  return round_down<W>(least);
+}
+
 inline void check_launch() { TROPIC_CUDA_CHECK(cudaGetLastError()); }
 
 // The arcs of u's rows in `ranges`' part: a reduce over the frontier's row lengths, read back
@@ -816,7 +1034,7 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
                    const csr_view<W>& view, row_ranges ranges, const W* u,
                    const descriptor& desc, gpu_context& ctx, sparse_vector<W>* improved,
                    value_range<W> improved_range, op_counters* counters,
-                   arc_index block_items = 0, int group_log2 = -1) {
+                   arc_index block_items = 0, int group_log2 = -1, pull_floor<W> floor = {}) {
   cudaStream_t s = ctx.stream();
   const vertex n = view.n;
   if (desc.replace && mask.kind != mask_kind::none) {
@@ -836,7 +1054,7 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
     const std::uint64_t grid = ((std::uint64_t(n) << log2) + threads - 1) / threads;
     pull_group_per_row<S, W, tuning::pull_group_items><<<unsigned(grid), threads, 0, s>>>(
         view, ranges, u, w.data(), mask, accum, log2, list, count, improved_range,
-        ctx.arcs_scanned());
+        ctx.arcs_scanned(), floor);
     check_launch();
   } else if (total > 0) {
     constexpr int threads = Policy::threads, items = Policy::items;
@@ -863,16 +1081,44 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
       throw error(error_code::invalid_value,
                   "pull: " + std::to_string(block_items) + " path items per block make " +
                       std::to_string(grid) + " blocks, more than a grid holds");
-    auto* records = static_cast<pull_block_record<W>*>(
-        ctx.pull_blocks(std::size_t(grid) * sizeof(pull_block_record<W>)));
+    // A floored pull may run as pull_live_rows instead, chosen on the device by
+    // pull_live_choice: every kernel is launched, and those not chosen leave at once. Scratch:
+    // the merge path's block records, then the choice, the long rows' count and their list.
+    const bool live_rows =
+        desc.pull == pull_method::live_rows || (floor.least_input && view.arcs >= pull_live_min_arcs &&
+                                                desc.pull == pull_method::automatic);
+    const std::size_t record_bytes =
+        (std::size_t(grid) * sizeof(pull_block_record<W>) + 7) / 8 * 8;
+    auto* scratch = static_cast<unsigned char*>(ctx.pull_blocks(
+        record_bytes + (live_rows ? 2 * sizeof(unsigned long long) + std::size_t(n) * sizeof(vertex)
+                                  : 0)));
+    auto* records = reinterpret_cast<pull_block_record<W>*>(scratch);
+    if (live_rows) {
+      auto* long_count = reinterpret_cast<unsigned long long*>(scratch + record_bytes);
+      auto* choice = reinterpret_cast<unsigned*>(long_count + 1);
+      vertex* long_rows = reinterpret_cast<vertex*>(long_count + 2);
+      TROPIC_CUDA_CHECK(cudaMemsetAsync(long_count, 0, sizeof *long_count, s));
+      pull_live_choice<S><<<1, tuning::block_threads, 0, s>>>(
+          view, ranges, w.data(), mask, floor, desc.pull == pull_method::live_rows, choice);
+      check_launch();
+      floor.by_live_rows = choice;
+      pull_live_rows<S><<<blocks_for((std::size_t(n) + 31) / 32 * 32), tuning::block_threads, 0,
+                          s>>>(view, ranges, u, w.data(), mask, accum, floor, list, count,
+                               improved_range, long_rows, long_count, ctx.arcs_scanned());
+      check_launch();
+      pull_long_rows<S><<<tuning::device_loop_blocks * 8, tuning::block_threads, 0, s>>>(
+          view, ranges, u, w.data(), accum, long_rows, long_count, list, count, improved_range,
+          ctx.arcs_scanned());
+      check_launch();
+    }
     pull_merge_path<S, W, threads, items><<<unsigned(grid), threads, 0, s>>>(
         view, ranges, u, w.data(), mask, accum, list, count, improved_range, block_items,
-        records, ctx.arcs_scanned());
+        records, ctx.arcs_scanned(), floor);
     check_launch();
     if (grid > 1) {  // block 0 starts at row 0: a single block leaves no row to finish
       pull_fixup<S><<<blocks_for(std::size_t(grid) * 32), tuning::block_threads, 0, s>>>(
           view, records, unsigned(grid), block_items, w.data(), accum, list, count,
-          improved_range);
+          improved_range, floor.by_live_rows);
       check_launch();
     }
   }
@@ -970,19 +1216,26 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
   }
   if (pull) {
     // Pull needs u densely: scatter its entries into an identity-filled vector, the context's
-    // scratch (no allocation per call inside a solve's loop).
-    W* dense_u = static_cast<W*>(ctx.pull_dense_input(std::size_t(n) * sizeof(W)));
-    detail::assign_masked<<<detail::blocks_for(n), tuning::block_threads, 0, s>>>(
-        dense_u, n, no_mask<W>(), S::identity(), false, S::identity());
+    // scratch (no allocation per call inside a solve's loop). Its entry n receives min(u), the
+    // floor's first operand (pull_floor: for the min accumulator only).
+    const bool floored = accum == accumulator::min && S::is_min_monoid && S::monotone_mul;
+    W* dense_u = static_cast<W*>(ctx.pull_dense_input((std::size_t(n) + 1) * sizeof(W)));
+    detail::assign_masked<<<detail::blocks_for(std::size_t(n) + 1), tuning::block_threads, 0, s>>>(
+        dense_u, n + 1, no_mask<W>(), S::identity(), false, S::identity());
     detail::check_launch();
     if (u.nvals()) {
       detail::scatter_values<<<detail::blocks_for(u.nvals()), tuning::block_threads, 0, s>>>(
-          u.indices(), u.values(), u.nvals(), dense_u);
+          u.indices(), u.values(), u.nvals(), dense_u, floored ? dense_u + n : nullptr);
       detail::check_launch();
+    }
+    detail::pull_floor<W> floor;
+    if (floored) {
+      floor.least_input = dense_u + n;
+      floor.least_weight = detail::least_weight_of(A, a);
     }
     detail::pull_dispatch<S>(w, mask, accum, A.transpose_view(),
                              detail::ranges_of(A.transpose_view(), a, true), dense_u, desc, ctx,
-                             improved, improved_range, counters);
+                             improved, improved_range, counters, 0, -1, floor);
     return;
   }
   const bool direct = accum == accumulator::min ? S::is_min_monoid

@@ -121,7 +121,7 @@ void check_vxm_mxv(const csr<W>& g, std::uint64_t seed, bool exact) {
     c.part = static_cast<row_part>(rng.below(3));
     c.dir = static_cast<direction>(rng.below(3));  // automatic (the row and arc rules), push, pull
     c.balance = rng.chance(0.5) ? load_balance::merge_path : load_balance::warp_per_row;
-    c.pull = static_cast<pull_method>(rng.below(3));  // automatic, merge_path, group_per_row
+    c.pull = static_cast<pull_method>(rng.below(4));  // automatic, merge_path, group_per_row, live_rows
     CAPTURE(round);
     CAPTURE(int(c.mask));
     CAPTURE(c.complement);
@@ -206,9 +206,101 @@ void check_vxm_mxv(const csr<W>& g, std::uint64_t seed, bool exact) {
   }
 }
 
+// A pull with the min accumulator skips the rows that no product can improve: those at or below
+// min(u) ⊗ (a lower bound of the part's weights) (pull_floor, semiring/operators.cuh). Here u's
+// entries lie far above zero and most of w lies around that floor, so a floor one too high
+// leaves a row unimproved (w one above the floor, a product at it) and one that skipped the
+// wrong rows changes the result. Weights weight_base + 0..9 (the least always present), u's
+// values value_base + 0..5; vertex 7 takes an arc from every vertex, so its pulled row spans
+// the merge path's blocks and is one of pull_live_rows' long rows. With weights above 2^53 (64-bit integers) the least weight's double lies above it.
+template <class W>
+void check_pull_floor(W weight_base, W value_base, bool every_part, std::uint64_t seed) {
+  test_rng rng(seed);
+  const vertex n = 30000;
+  arc_list<W> arcs;
+  arcs.n = n;
+  for (vertex v = 0; v < n; ++v) {
+    for (int k = 0; k < 5; ++k)
+      arcs.push_back(v, vertex(rng.below(n)), W(weight_base + W(rng.between(0, 9))));
+    if (v != 7) arcs.push_back(v, 7, W(weight_base + W(rng.between(0, 9))));
+  }
+  arcs.push_back(3, 5, weight_base);
+  const csr<W> g = build_csr(arcs);
+  cuda_stream stream;
+  gpu_context ctx(stream);
+  device_matrix<W> a(g, upload_options{transpose_policy::required}, stream);
+  const W delta = W(weight_base + W(4));  // light: base + 0..4, heavy: base + 5..9
+  light_heavy_split<W> split(a, double(delta), ctx);
+  for (int round = 0; round < 12; ++round) {
+    const row_part part = every_part ? static_cast<row_part>(round % 3) : row_part::all;
+    // live_rows: a warp per live row, vertex 7's row by a block (pull_live_rows).
+    const pull_method method = static_cast<pull_method>(round / 3 % 4);
+    CAPTURE(round);
+    CAPTURE(int(part));
+    CAPTURE(int(method));
+    std::vector<vertex> ui;
+    std::vector<W> uv;
+    for (vertex i = 0; i < n; ++i)
+      if (rng.chance(0.3)) {
+        ui.push_back(i);
+        uv.push_back(W(value_base + W(rng.between(round % 2, 5))));
+      }
+    // The least product possible in the part: min(u) + the part's least weight.
+    const W least_u = *std::min_element(uv.begin(), uv.end());
+    const W least = W(least_u + weight_base + W(part == row_part::heavy ? 5 : 0));
+    std::vector<W> w0(n);
+    for (auto& x : w0)
+      x = rng.chance(0.1) ? infinity<W>() : W(least - W(2) + W(rng.between(0, 14)));
+    dense_vector<W> w(n, stream);
+    w.upload(w0);
+    sparse_vector<W> u(n, stream), improved(n, stream);
+    u.upload(ui, uv);
+    descriptor d;
+    d.dir = direction::pull;
+    d.pull = method;
+    const value_range<W> range{value_base, infinity<W>()};
+    vxm(w, no_mask<W>(), accumulator::min, min_plus<W>{}, u, matrix_operand<W>{&a, part, &split},
+        d, ctx, &improved, range);
+    const std::vector<W> got = w.to_host();
+    std::vector<W> want = w0;
+    spec::write<min_plus<W>>(want, spec::vxm<min_plus<W>>(g, ui, uv, part, delta),
+                             static_cast<const std::vector<W>*>(nullptr),
+                             mask_kind::none, false, accumulator::min, false);
+    vertex changed = 0;
+    for (vertex i = 0; i < n; ++i) changed += want[i] < w0[i];
+    CHECK(changed > n / 20);  // the case is not vacuous: many rows improve
+    for (vertex i = 0; i < n; ++i)
+      if (got[i] != want[i]) {
+        CAPTURE(i);
+        CAPTURE(double(w0[i]));
+        CHECK(double(got[i]) == double(want[i]));
+        break;
+      }
+    std::vector<vertex> listed = improved.indices_to_host();
+    std::sort(listed.begin(), listed.end());
+    std::vector<vertex> expect;
+    for (vertex i = 0; i < n; ++i)
+      if (want[i] < w0[i]) expect.push_back(i);
+    CHECK(listed == expect);
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("operators") {
+  TEST_CASE_TEMPLATE("min-plus vxm pull: rows at or below the floor keep their value", W,
+                     std::uint32_t, std::int32_t, std::int64_t, float, double) {
+    TROPIC_REQUIRE_GPU();
+    check_pull_floor<W>(W(0), W(1000), true, 21);
+    check_pull_floor<W>(W(1), W(1000), true, 22);
+  }
+
+  TEST_CASE_TEMPLATE("min-plus vxm pull floor: 64-bit weights whose doubles round up", W,
+                     std::int64_t, std::uint64_t) {
+    TROPIC_REQUIRE_GPU();
+    // 2^55 + 5: its double is 2^55 + 8, above the weight.
+    check_pull_floor<W>(W((std::uint64_t(1) << 55) + 5), W(std::uint64_t(1) << 58), false, 23);
+  }
   TEST_CASE_TEMPLATE("min-plus vxm / mxv match the spec on random graphs", W, std::uint32_t,
                      std::int32_t, std::uint64_t, std::int64_t, float, double) {
     TROPIC_REQUIRE_GPU();

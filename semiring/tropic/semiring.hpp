@@ -93,6 +93,9 @@ template <class W>
 struct min_plus {
   using value_type = W;
   static constexpr bool is_min_monoid = true;
+  // a ⊗ b grows with both operands (saturating addition; float rounding is monotone): the least
+  // entry of u ⊗ the least weight bounds every product from below (vxm's pull uses it).
+  static constexpr bool monotone_mul = true;
   TROPIC_HD static constexpr W identity() { return infinity<W>(); }
   TROPIC_HD static W add(W a, W b) { return b < a ? b : a; }
   TROPIC_HD static W mul(W a, W b) { return saturating_add(a, b); }
@@ -106,6 +109,7 @@ template <class W>
 struct min_second {
   using value_type = W;
   static constexpr bool is_min_monoid = true;
+  static constexpr bool monotone_mul = true;
   TROPIC_HD static constexpr W identity() { return infinity<W>(); }
   TROPIC_HD static W add(W a, W b) { return b < a ? b : a; }
   TROPIC_HD static W mul(W, W b) { return b; }
@@ -119,6 +123,7 @@ template <class W>
 struct plus_times {
   using value_type = W;
   static constexpr bool is_min_monoid = false;
+  static constexpr bool monotone_mul = false;  // not with negative operands
   TROPIC_HD static constexpr W identity() { return W(0); }
   TROPIC_HD static W add(W a, W b) { return a + b; }
   TROPIC_HD static W mul(W a, W b) { return a * b; }
