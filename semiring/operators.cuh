@@ -676,9 +676,10 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
 // live rows in turn, each lane loading pull_live_items arcs before their gathers, a shuffle
 // reduction, the row written by lane 0. A row longer than pull_live_long_row arcs (a hub: one
 // warp would walk it alone) is listed for pull_long_rows. pull_live_choice decides on the device
-// which of this and the merge path runs a pull: the merge path is faster when most arcs are live
-// (kron-22's first light pull, ~all live: 1.28 ms against 1.61 + 0.25 for the long rows here),
-// this when few are (its heavy pull: 0.22 ms against 1.19; ncu, 2026-11-24).
+// which of this and the merge path runs a pull: the merge path when nearly every arc is live
+// (the first light pulls of kron-22's second source: 1.32 ms against 1.03 + 0.40 for the long
+// rows here), this when fewer are (its first source's heavy pull: 0.20 ms against 1.19; ncu,
+// 2026-11-24).
 inline constexpr unsigned pull_live_items = 4;
 inline constexpr arc_index pull_live_short = 8;
 inline constexpr arc_index pull_live_long_row = 32 * pull_live_items * 8;
@@ -687,8 +688,12 @@ inline constexpr arc_index pull_live_long_row = 32 * pull_live_items * 8;
 // pull_live_rows when at most pull_live_share of them lie in rows that may change. Views of
 // fewer than pull_live_min_arcs arcs keep the merge path: their pulls take tens of
 // microseconds, of which the choice would be a fair share (soc-Slashdot, 0.87M arcs: 35 us).
+// The share: 0.5 / 0.75 / always, kron-22's two sources 7.01 / 6.82 / 6.73 and 8.64 / 8.18 /
+// 8.54 ms, kron-20's 3.18 / 2.78 / 2.86 and 3.14 / 3.02 / 3.14 (H100, one call, 2026-11-24;
+// bench/results/2026-11-24-h100-run19/sweeps/ab-pull-live-share.txt): where nearly every arc
+// is live, the hubs' rows (a block each, after the warps) cost more than the merge path saves.
 inline constexpr unsigned pull_live_samples = tuning::block_threads;
-inline constexpr double pull_live_share = 0.5;
+inline constexpr double pull_live_share = 0.75;
 inline constexpr arc_index pull_live_min_arcs = arc_index(1) << 23;
 
 // One block: the share of pull_live_samples arcs, evenly spaced over the view (each one's row
