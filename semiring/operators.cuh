@@ -244,6 +244,13 @@ __device__ __forceinline__ void pull_write(W* w, vertex i, W acc, accumulator ac
     improved[append_slot(improved_count)] = i;
 }
 
+// The semiring's ⊕ as a binary functor (CUB's reductions).
+template <class S>
+struct monoid_op {
+  template <class W>
+  __host__ __device__ W operator()(W a, W b) const { return S::add(a, b); }
+};
+
 // Rows no product of a pull can improve. With the min accumulator and a ⊗ that grows with both
 // operands (S::monotone_mul), every product u(j) ⊗ A(i, j) is at least min_j u(j) ⊗ (a lower
 // bound of the part's weights), so a row whose w(i) is already at or below that floor keeps its
@@ -800,7 +807,7 @@ pull_long_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator a
     W acc = S::identity();
     for (arc_index run = first + threadIdx.x; run < last; run += threads * pull_live_items)
       acc = pull_arcs<S, W, pull_live_items>(a, u, run, last, threads, acc);
-    acc = reduce(storage).Reduce(acc, [](W x, W y) { return S::add(x, y); });
+    acc = reduce(storage).Reduce(acc, monoid_op<S>{});
     if (threadIdx.x == 0) {
       read += last - first;
       pull_write<S>(w, r, acc, accum, improved, improved_count, range);
@@ -862,7 +869,7 @@ __global__ void scatter_values(const vertex* idx, const W* val, std::size_t coun
   if (!least) return;  // the same in every thread
   using reduce = cub::BlockReduce<W, tuning::block_threads>;
   __shared__ typename reduce::TempStorage storage;
-  mine = reduce(storage).Reduce(mine, [](W a, W b) { return b < a ? b : a; });
+  mine = reduce(storage).Reduce(mine, monoid_op<min_plus<W>>{});
   if (threadIdx.x == 0 && mine < infinity<W>()) atomic_min(least, mine);
 }
 
@@ -953,11 +960,6 @@ struct present_or_identity {
     return S::identity();
 #endif
   }
-};
-template <class S>
-struct monoid_op {
-  template <class W>
-  __host__ __device__ W operator()(W a, W b) const { return S::add(a, b); }
 };
 template <class W>
 struct present_flag {
