@@ -212,7 +212,8 @@ void check_vxm_mxv(const csr<W>& g, std::uint64_t seed, bool exact) {
 // leaves a row unimproved (w one above the floor, a product at it) and one that skipped the
 // wrong rows changes the result. Weights weight_base + 0..9 (the least always present), u's
 // values value_base + 0..5; vertex 7 takes an arc from every vertex, so its pulled row spans
-// the merge path's blocks and is one of pull_live_rows' long rows. With weights above 2^53 (64-bit integers) the least weight's double lies above it.
+// the merge path's blocks and is one of pull_live_rows' long rows. With weights above 2^53
+// (64-bit integers) the least weight's double lies above it.
 template <class W>
 void check_pull_floor(W weight_base, W value_base, bool every_part, std::uint64_t seed) {
   test_rng rng(seed);
