@@ -51,11 +51,22 @@ struct row_ranges {
   const arc_index* offsets;  // row_offsets of the view
   const arc_index* split;    // null for row_part::all
   row_part part;
+  // For the merge-path pull, which walks the part's arcs alone (pull_ranges_of): light_before[u]
+  // = the light arcs of rows before u (n + 1 entries; null for row_part::all), and the part's
+  // arcs in all (host side; the view's arcs for row_part::all).
+  const arc_index* light_before = nullptr;
+  arc_index part_arcs = 0;
   __device__ __forceinline__ arc_index first(vertex u) const {
     return part == row_part::heavy ? split[u] : offsets[u];
   }
   __device__ __forceinline__ arc_index last(vertex u) const {
     return part == row_part::light ? split[u] : offsets[u + 1];
+  }
+  // The part's arcs in rows before u: where row u begins in the part, as if the part were a
+  // matrix of its own.
+  __device__ __forceinline__ arc_index part_offset(std::uint64_t u) const {
+    if (part == row_part::all) return offsets[u];
+    return part == row_part::light ? light_before[u] : offsets[u] - light_before[u];
   }
 };
 
@@ -297,9 +308,10 @@ struct pull_floor {
 // bins' selection costs a pass over the offsets per call (the light/heavy part changes row
 // lengths with Δ, so bins cannot be kept). The path needs no selection and splits hubs.
 //
-// Light/heavy parts and the mask: the path runs over whole rows; arcs outside [first, last) of
-// their row and rows the mask excludes are inactive (the identity, nothing read for them), so
-// the balance is by whole rows and the traffic by the part only.
+// Light/heavy parts: the path runs over the part's arcs alone, as if the part were a matrix of
+// its own (row_ranges::part_offset: a prefix of the light rows' lengths, kept by the split), so
+// the balance, the walk and the traffic are all by the part. Rows the mask excludes, and rows
+// at or below the floor, stay on the path but read nothing (the identity).
 //
 // A row is finished, and written once (pull_write: accumulator, `improved`), where its end lies:
 // inside a tile, the threads' partials of an open row are combined by a reduce-by-key block scan
@@ -345,14 +357,16 @@ struct pull_block_record {
   W carry_value;          // ⊕ of the arcs, in this block, of the row open at the block's end
 };
 
-// Both pull kernels' products of a tile: product[q] = u(columns[first + q]) ⊗ weights[first + q]
-// for q < count, the identity where live(q) is false (an arc outside its row's part, or of a
-// masked-out row: never read) or u has no entry. Coalesced columns and weights first, then the
-// gathers of u: Items independent loads per thread in flight, which is what an SpMV's time is.
-// Returns how many arcs this thread read (the statistics' arcs scanned).
-template <class S, class W, int Threads, int Items, class Live>
-__device__ __forceinline__ unsigned tile_products(const csr_view<W>& a, arc_index first,
-                                                  int count, const W* u, W* product, Live live) {
+// The merge path's products of a tile: product[q] = u(columns[e]) ⊗ weights[e] for the tile's
+// arc q < count at e = arc(q), the identity where arc(q) is no_arc (an arc of a masked-out row or
+// of a row at or below the floor: never read) or u has no entry. Columns and weights first
+// (coalesced: consecutive q of a row are consecutive arcs), then the gathers of u: Items
+// independent loads per thread in flight, which is what an SpMV's time is. Returns how many
+// arcs this thread read (the statistics' arcs scanned).
+inline constexpr arc_index no_arc = ~arc_index(0);
+template <class S, class W, int Threads, int Items, class Arc>
+__device__ __forceinline__ unsigned tile_products(const csr_view<W>& a, int count, const W* u,
+                                                  W* product, Arc arc) {
   vertex col[Items];
   W weight[Items];
   bool on[Items];
@@ -360,10 +374,11 @@ __device__ __forceinline__ unsigned tile_products(const csr_view<W>& a, arc_inde
 #pragma unroll
   for (int c = 0; c < Items; ++c) {
     const int q = c * Threads + int(threadIdx.x);
-    on[c] = q < count && live(q);
+    const arc_index e = q < count ? arc(q) : no_arc;
+    on[c] = e != no_arc;
     if (on[c]) {
-      col[c] = a.columns[first + q];
-      weight[c] = a.weights[first + q];
+      col[c] = a.columns[e];
+      weight[c] = a.weights[e];
       ++read;
     }
   }
@@ -397,16 +412,19 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
   __shared__ int first_open;  // the tile's first row whose end lies past the tile
   __shared__ unsigned head_pending;
   __shared__ W head_value;
-  // Bit q: the tile's arc q is outside its row's part or its row is masked out (step 2).
-  constexpr int excluded_words = (tile_items + 31) / 32;
-  __shared__ std::uint32_t excluded[excluded_words];
+  // Step 2's map from the tile's arcs to the matrix's: bit q of starts is set where a row's
+  // arcs in the tile begin, shift[q] there is what turns the row's part positions into arc
+  // indices (no_arc: the row is skipped), last_start[b] the last row start in words 0 .. b.
+  constexpr int start_words = (tile_items + 31) / 32;
+  __shared__ std::uint32_t starts[start_words];
+  __shared__ int last_start[start_words];
+  __shared__ arc_index shift[tile_items];
 
   if (floor.by_live_rows && *floor.by_live_rows) return;  // pull_live_rows' turn
   const vertex n = a.n;
-  const arc_index* offsets = a.row_offsets;
   const W floor_value = floor.template value<S>();
   const arc_index begin = arc_index(blockIdx.x) * block_items;
-  const arc_index end = std::min(begin + block_items, arc_index(n) + a.arcs);
+  const arc_index end = std::min(begin + block_items, arc_index(n) + ranges.part_arcs);
   if (threadIdx.x == 0) {
     first_open = tile_items + 1;
     head_pending = 0;
@@ -414,14 +432,15 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
   __syncthreads();
 
   // The block's first coordinate (Merrill & Garland's merge-path search, Threads-ary): i = the
-  // rows whose end lies before `begin`, the first r with r + offsets[r + 1] >= begin. Each
+  // rows whose end lies before `begin`, the first r with r + part_offset(r + 1) >= begin. Each
   // round samples Threads rows of [lo, hi) and keeps the gap where the predicate turns, so a
   // few rounds of one load per thread cover millions of rows.
   vertex lo = 0, hi = n;
   while (lo < hi) {
     const std::uint64_t span = hi - lo;
     const vertex r = lo + vertex(span * threadIdx.x / Threads);
-    const int before = __syncthreads_count(arc_index(r) + offsets[arc_index(r) + 1] < begin);
+    const int before =
+        __syncthreads_count(arc_index(r) + ranges.part_offset(arc_index(r) + 1) < begin);
     if (before == 0) break;  // the answer is lo
     const vertex last_before = lo + vertex(span * unsigned(before - 1) / Threads);
     if (before < Threads) hi = lo + vertex(span * unsigned(before) / Threads);
@@ -430,7 +449,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
   vertex i = lo;
   arc_index j = begin - i;
   const vertex head_row = i;
-  const bool head_split = i < n && offsets[i] < j;  // the row began in an earlier block
+  const bool head_split = i < n && ranges.part_offset(i) < j;  // it began in an earlier block
 
   pull_running_carry<S, W> running{{i, S::identity()}};
   unsigned long long read = 0;  // arcs this thread loaded
@@ -447,7 +466,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
         const int k = base + c * Threads + int(threadIdx.x);
         if (k > len) break;
         arc_index rel = arc_index(len);
-        if (arc_index(i) + k < n) rel = std::min(offsets[arc_index(i) + k + 1] - j, rel);
+        if (arc_index(i) + k < n) rel = std::min(ranges.part_offset(arc_index(i) + k + 1) - j, rel);
         row_end[k] = std::uint32_t(rel);
         if (!open && rel + k >= arc_index(len)) {  // row i + k's end lies past the tile
           open = true;
@@ -461,17 +480,19 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
     }
     const int arcs = len - m;  // the tile's arcs: j .. j + arcs - 1
 
-    // 2. Products of the tile's arcs. An arc takes part when its row is allowed by the mask and
-    // the arc lies in the row's part. Each row's arcs in the tile are one interval, and the
-    // arcs outside its part are one end of it (rows are sorted by weight: light arcs first), so
-    // a thread per row marks the row's excluded interval in a bit per arc; the products then
-    // test a bit. Searching each arc's row instead (~10 shared loads and a load of the row's
-    // split per arc) made kron-22's three light pulls of a solve 1.67 / 1.61 / 1.44 ms, against
-    // 1.2 for the whole matrix; with the bits 1.49 / 1.24 / 1.07 (H100, ncu, 2026-11-23).
+    // 2. Products of the tile's arcs. Positions j .. j + arcs - 1 of the path count the part's
+    // arcs only; row r's lie at [part_offset(r), part_offset(r + 1)) and its matrix arcs at
+    // [first(r), last(r)), so arc index = position + shift(r). A thread per row with arcs in the
+    // tile marks where they begin (a bit) and stores the row's shift there -- no_arc when the
+    // mask excludes the row or it is at or below the floor -- and each arc finds its row's start
+    // as the last marked bit at or before it. Walking the whole rows instead (the part's arcs
+    // active, the rest marked off) made the path as long as the matrix's: kron-22's light pulls,
+    // with half the arcs, took the whole matrix's time (1.30 against 1.25 ms, H100, ncu and
+    // bench run 20, 2026-11-24).
     const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none ||
                             floor.least_input;
     if (check_rows) {
-      for (int word = int(threadIdx.x); word < excluded_words; word += Threads) excluded[word] = 0;
+      for (int word = int(threadIdx.x); word < start_words; word += Threads) starts[word] = 0;
       __syncthreads();
       for (int k = int(threadIdx.x); k <= m; k += Threads) {
         // Row i + k's arcs in the tile: [start, end); row m is the one open past the tile.
@@ -479,27 +500,36 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
         const int end = k < m ? int(row_end[k]) : arcs;
         if (start >= end) continue;  // no arcs here (also: no row i + m past the last row)
         const vertex r = i + vertex(k);
-        int lo = start, hi = end;  // excluded: the whole row, unless the mask allows it
-        if (mask_allows(mask, r) && floor.above(floor_value, w, r)) {
-          if (ranges.part == row_part::all) continue;
-          // The light part is the arcs before split[r]: tile positions below split[r] - j.
-          const long long cut = std::clamp<long long>(
-              (long long)ranges.split[r] - (long long)j, start, end);
-          if (ranges.part == row_part::light)
-            lo = int(cut);
-          else
-            hi = int(cut);
-        }
-        for (int q = lo; q < hi;) {  // set bits lo .. hi - 1, a word at a time
-          const int bit = q & 31, count = min(32 - bit, hi - q);
-          atomicOr(&excluded[q >> 5], (count == 32 ? ~0u : ((1u << count) - 1u)) << bit);
-          q += count;
+        shift[start] = mask_allows(mask, r) && floor.above(floor_value, w, r)
+                           ? ranges.first(r) - ranges.part_offset(r)
+                           : no_arc;
+        atomicOr(&starts[start >> 5], 1u << (start & 31));
+      }
+      __syncthreads();
+      if (threadIdx.x < 32) {  // a max-scan of each word's last start, a warp's round at a time
+        int carry = -1;
+        for (int base = 0; base < start_words; base += 32) {
+          const int word = base + int(threadIdx.x);
+          const std::uint32_t bits = word < start_words ? starts[word] : 0u;
+          int last = bits ? word * 32 + 31 - __clz(int(bits)) : -1;
+          for (int offset = 1; offset < 32; offset *= 2) {
+            const int before = __shfl_up_sync(~0u, last, offset);
+            if (int(threadIdx.x) >= offset) last = max(last, before);
+          }
+          last = max(last, carry);
+          if (word < start_words) last_start[word] = last;
+          carry = __shfl_sync(~0u, last, 31);
         }
       }
       __syncthreads();
     }
-    read += tile_products<S, W, Threads, Items>(a, j, arcs, u, product, [&](int q) {
-      return !check_rows || !((excluded[q >> 5] >> (q & 31)) & 1u);
+    read += tile_products<S, W, Threads, Items>(a, arcs, u, product, [&](int q) -> arc_index {
+      if (!check_rows) return j + arc_index(q);  // the whole matrix: the path's arcs are its arcs
+      const int word = q >> 5;
+      const std::uint32_t bits = starts[word] & (~0u >> (31 - (q & 31)));
+      const int start = bits ? word * 32 + 31 - __clz(int(bits)) : last_start[word - 1];
+      const arc_index by = shift[start];
+      return by == no_arc ? no_arc : j + arc_index(q) + by;
     });
     __syncthreads();
     if (threadIdx.x == 0) first_open = tile_items + 1;  // every thread has read it (sync above)
@@ -576,11 +606,11 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
 }
 
 // The rows that began in an earlier block, a warp each: the row open at block b's start began
-// in block first = (r + offsets[r]) / block_items (its first arc's path position), and every
+// in block first = (r + part_offset(r)) / block_items (its first arc's path position), and every
 // block from first to b - 1 ended with it open; their carries and block b's head partial, in
 // path order, make the whole row, written once.
 template <class S, class W>
-__global__ void pull_fixup(csr_view<W> a, const pull_block_record<W>* records, unsigned blocks,
+__global__ void pull_fixup(row_ranges ranges, const pull_block_record<W>* records, unsigned blocks,
                            arc_index block_items, W* w, accumulator accum, vertex* improved,
                            unsigned long long* improved_count, value_range<W> range,
                            const unsigned* skip = nullptr) {
@@ -589,7 +619,7 @@ __global__ void pull_fixup(csr_view<W> a, const pull_block_record<W>* records, u
   const unsigned lane = threadIdx.x % 32;
   if (b >= blocks || !records[b].head_pending) return;  // uniform within the warp
   const vertex r = records[b].head_row;
-  const std::size_t first = std::size_t((arc_index(r) + a.row_offsets[r]) / block_items);
+  const std::size_t first = std::size_t((arc_index(r) + ranges.part_offset(r)) / block_items);
   W acc = S::identity();
   for (std::size_t k = first + lane; k < b; k += 32) acc = S::add(acc, records[k].carry_value);
   for (int offset = 16; offset > 0; offset /= 2)
@@ -978,7 +1008,21 @@ row_ranges ranges_of(const csr_view<W>& view, const matrix_operand<W>& a, bool t
   const arc_index* split = nullptr;
   if (a.part != row_part::all)
     split = transposed ? a.split->transpose_rows() : a.split->rows();
-  return {view.row_offsets, split, a.part};
+  return {view.row_offsets, split, a.part, nullptr, a.part == row_part::all ? view.arcs : 0};
+}
+
+// ranges_of with what the merge-path pull needs of a part: the light rows' prefix and the
+// part's arcs, which the split computes on a pull's first call and keeps.
+template <class W>
+row_ranges pull_ranges_of(const csr_view<W>& view, const matrix_operand<W>& a, bool transposed,
+                          gpu_context& ctx) {
+  row_ranges r = ranges_of(view, a, transposed);
+  if (a.part != row_part::all) {
+    arc_index light_arcs = 0;
+    r.light_before = a.split->light_before(view, transposed, light_arcs, ctx);
+    r.part_arcs = a.part == row_part::light ? light_arcs : view.arcs - light_arcs;
+  }
+  return r;
 }
 
 // The largest W at most x (x a double that need not be a W: a weight statistic, or Δ).
@@ -1054,7 +1098,6 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
   unsigned long long* count =
       improved ? reinterpret_cast<unsigned long long*>(ctx.zeroed_counter()) : nullptr;
   vertex* list = improved ? improved->indices() : nullptr;
-  const arc_index total = arc_index(n) + view.arcs;  // path items: row ends and arcs
   if (n > 0 && pull_by_group_per_row(view, desc)) {
     const unsigned log2 = group_log2 >= 0 ? unsigned(group_log2) : pull_group_log2(view);
     constexpr std::uint64_t threads = tuning::pull_group_threads;
@@ -1063,7 +1106,10 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
         view, ranges, u, w.data(), mask, accum, log2, list, count, improved_range,
         ctx.arcs_scanned(), floor);
     check_launch();
-  } else if (total > 0) {
+  } else if (n > 0) {
+    if (ranges.part != row_part::all && !ranges.light_before)
+      throw error(error_code::invalid_value, "pull: a light or heavy part without pull_ranges_of");
+    const arc_index total = arc_index(n) + ranges.part_arcs;  // path items: row ends and arcs
     constexpr int threads = Policy::threads, items = Policy::items;
     constexpr arc_index tile = arc_index(threads) * items;
     if (block_items == 0) {
@@ -1123,8 +1169,8 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
         records, ctx.arcs_scanned(), floor);
     check_launch();
     if (grid > 1) {  // block 0 starts at row 0: a single block leaves no row to finish
-      pull_fixup<S><<<blocks_for(std::size_t(grid) * 32), tuning::block_threads, 0, s>>>(
-          view, records, unsigned(grid), block_items, w.data(), accum, list, count,
+      pull_fixup<S, W><<<blocks_for(std::size_t(grid) * 32), tuning::block_threads, 0, s>>>(
+          ranges, records, unsigned(grid), block_items, w.data(), accum, list, count,
           improved_range, floor.by_live_rows);
       check_launch();
     }
@@ -1241,7 +1287,8 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
       floor.least_weight = detail::least_weight_of(A, a);
     }
     detail::pull_dispatch<S>(w, mask, accum, A.transpose_view(),
-                             detail::ranges_of(A.transpose_view(), a, true), dense_u, desc, ctx,
+                             detail::pull_ranges_of(A.transpose_view(), a, true, ctx), dense_u,
+                             desc, ctx,
                              improved, improved_range, counters, 0, -1, floor);
     return;
   }
@@ -1279,8 +1326,9 @@ void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
          op_counters* counters) {
   (void)semiring;
   const device_matrix<W>& A = *a.a;
-  detail::pull_dispatch<S>(w, mask, accum, A.view(), detail::ranges_of(A.view(), a, false),
-                           u.data(), desc, ctx, improved, improved_range, counters);
+  detail::pull_dispatch<S>(w, mask, accum, A.view(),
+                           detail::pull_ranges_of(A.view(), a, false, ctx), u.data(), desc, ctx,
+                           improved, improved_range, counters);
 }
 
 template <class S, class W>
@@ -1356,6 +1404,51 @@ template <class W>
 const arc_index* light_heavy_split<W>::transpose_rows() const noexcept {
   if (same_) return split_.data();
   return t_split_.size() ? t_split_.data() : nullptr;
+}
+
+namespace detail {
+// Row u's light arcs (0 for u = n: the scan's last entry is the total).
+struct light_length {
+  const arc_index* offsets;
+  const arc_index* split;
+  vertex n;
+  __host__ __device__ arc_index operator()(vertex u) const {
+#if defined(__CUDA_ARCH__)
+    return u < n ? split[u] - offsets[u] : 0;
+#else
+    (void)u;
+    return 0;
+#endif
+  }
+};
+}  // namespace detail
+
+template <class W>
+const arc_index* light_heavy_split<W>::light_before(const csr_view<W>& view, bool transposed,
+                                                    arc_index& light_arcs,
+                                                    gpu_context& ctx) const {
+  prefix& p = transposed && !same_ ? t_light_before_ : light_before_;
+  if (!p.ready) {
+    cudaStream_t s = ctx.stream();
+    const vertex n = view.n;
+    p.before = device_buffer<arc_index>(std::size_t(n) + 1, s);
+    arc_index* before = p.before.data();
+    auto lengths = thrust::make_transform_iterator(
+        thrust::counting_iterator<vertex>(0),
+        detail::light_length{view.row_offsets, transposed ? transpose_rows() : rows(), n});
+    std::size_t bytes = 0;
+    TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, lengths, before,
+                                                    std::size_t(n) + 1, s));
+    TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ctx.temp(bytes), bytes, lengths, before,
+                                                    std::size_t(n) + 1, s));
+    std::uint64_t* total = ctx.zeroed_counter();
+    TROPIC_CUDA_CHECK(
+        cudaMemcpyAsync(total, before + n, sizeof *total, cudaMemcpyDeviceToDevice, s));
+    p.total = ctx.read_counter();
+    p.ready = true;
+  }
+  light_arcs = p.total;
+  return p.before.data();
 }
 
 template <class W>

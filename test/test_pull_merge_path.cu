@@ -106,9 +106,9 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
       const value_range<W> range{W(0), W(30)};
       const std::uint64_t scanned_before = ctx.read_arcs_scanned();
       detail::pull_dispatch<S, W, Policy>(w, mv, accum, a.view(),
-                                          detail::ranges_of(a.view(), op, false), u.data(), d,
-                                          ctx, &improved, range, nullptr, block_items,
-                                          group_log2);
+                                          detail::pull_ranges_of(a.view(), op, false, ctx),
+                                          u.data(), d, ctx, &improved, range, nullptr,
+                                          block_items, group_log2);
       const std::vector<W> got = w.to_host();
       std::vector<W> want = w0;
       spec::write<S>(want, spec::mxv<S>(g, ud, part, W(delta)), &m, kind, complement, accum,

@@ -130,11 +130,22 @@ class light_heavy_split {
   double delta() const noexcept { return delta_; }
   const arc_index* rows() const noexcept { return split_.data(); }
   const arc_index* transpose_rows() const noexcept;  // null when A' is unavailable
+  // For the merge-path pull over one part (`view`: A's or, transposed, A''s rows): before[u] =
+  // the light arcs of rows before u, n + 1 entries, and light_arcs = before[n]. Computed on the
+  // first call (a scan, and one read of the total) and kept: a solve's pulls share it.
+  const arc_index* light_before(const csr_view<W>& view, bool transposed, arc_index& light_arcs,
+                                gpu_context& ctx) const;
 
  private:
   double delta_;
   bool same_;  // A is symmetric: A' splits like A
   device_buffer<arc_index> split_, t_split_;
+  struct prefix {
+    device_buffer<arc_index> before;
+    arc_index total = 0;
+    bool ready = false;  // computed (light_before)
+  };
+  mutable prefix light_before_, t_light_before_;
 };
 
 // A matrix operand: A with one part of every row (the masked views AL = A .* (A <= Δ) and
