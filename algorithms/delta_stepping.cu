@@ -334,6 +334,7 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   bool narrowed = false;     // this bucket is selected again under the heuristic's Δ
   bool wide_search = false;  // narrowed once: the host drives to the end
   std::uint64_t i = 0;
+  bool selected = false;  // B holds bucket i already: selected with the step to it
   for (;;) {
     if (device_driven) {
       // From the start (loop_control::device) bucket 0 is selected; after a hand-over the light
@@ -346,7 +347,8 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     const value_range<W> bucket = buckets.range(i);  // [iΔ, (i+1)Δ)
     ++st.buckets;
     // B = { v : iΔ <= t[v] < (i+1)Δ }
-    select(B, t, bucket, ctx);
+    if (!selected) select(B, t, bucket, ctx);
+    selected = false;
     do {
       while (B.nvals() > 0 && !device_driven) {
         // tB = t .* B
@@ -391,9 +393,13 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
       // S = { v : iΔ <= t[v] < (i+1)Δ }: every vertex settled in bucket i (with its distance)
       select(S, t, bucket, ctx);
       st.vertices_relaxed += S.nvals();
-      // t = min(t, AH' min.+ (t .* S)); B = stragglers back in bucket i (rounding only)
+      // t = min(t, AH' min.+ (t .* S)); B = stragglers back in bucket i (rounding only). With
+      // integer weights and a bucket closed above there are none -- t[v] >= iΔ and w > Δ make
+      // t[v] + w > (i+1)Δ -- so the step lists nothing and costs no round trip (B is empty:
+      // the light loop ended). The last bucket, open above (its bound saturated), keeps them.
+      const bool stragglers = !std::is_integral_v<W> || bucket.hi == infinity<W>();
       vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, S, heavy(A, *split), desc, ctx,
-          &B, bucket, &counters);
+          stragglers ? &B : nullptr, bucket, &counters);
     } while (B.nvals() > 0);
     if (device_driven || narrowed) {
       --st.buckets;  // bucket i is counted again by the device-driven loop, or when reselected
@@ -401,11 +407,17 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
       continue;
     }
 
-    // Skip empty buckets: i = bucket of min{ t[v] : t[v] >= (i+1)Δ }
+    // Skip empty buckets: i = bucket of min{ t[v] : t[v] >= (i+1)Δ }. The same round trip
+    // selects B = { v : (i+1)Δ <= t[v] < (i+2)Δ }: bucket i+1, right when it is the next
+    // non-empty one (every bucket of kron-22's solves), and empty, to be selected afresh, when
+    // it is not.
     if (bucket.hi == infinity<W>()) break;
-    const W next = reduce_min(t, value_range<W>{bucket.hi, infinity<W>()}, ctx);
+    const W next = select_reduce_min(B, t, buckets.range(i + 1),
+                                     value_range<W>{bucket.hi, infinity<W>()}, ctx);
     if (next == infinity<W>()) break;
-    i = buckets.index_of(next);
+    const std::uint64_t following = buckets.index_of(next);
+    selected = following == i + 1;
+    i = following;
   }
   st.milliseconds = timer.elapsed_ms();
   st.host_round_trips = ctx.round_trips;

@@ -1,6 +1,8 @@
 // gpu_context: temporaries, counters and stamps shared by the operators of one solve.
 #include "tropic/vector.hpp"
 
+#include "tropic/error.hpp"
+
 namespace tropic {
 
 void* gpu_context::temp(std::size_t bytes) {
@@ -11,18 +13,23 @@ void* gpu_context::temp(std::size_t bytes) {
   return temp_.data();
 }
 
-std::uint64_t* gpu_context::zeroed_counter() {
-  if (counter_device_.size() == 0) counter_device_ = device_buffer<std::uint64_t>(1, stream_);
-  TROPIC_CUDA_CHECK(cudaMemsetAsync(counter_device_.data(), 0, sizeof(std::uint64_t), stream_));
+std::uint64_t* gpu_context::zeroed_counters(std::size_t words) {
+  if (words > counter_words)
+    throw error(error_code::invalid_value, "gpu_context: more counter words than it keeps");
+  if (counter_device_.size() == 0)
+    counter_device_ = device_buffer<std::uint64_t>(counter_words, stream_);
+  TROPIC_CUDA_CHECK(
+      cudaMemsetAsync(counter_device_.data(), 0, words * sizeof(std::uint64_t), stream_));
   return counter_device_.data();
 }
 
-std::uint64_t gpu_context::read_counter() {
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(counter_.data(), counter_device_.data(), sizeof(std::uint64_t),
-                                    cudaMemcpyDeviceToHost, stream_));
+const std::uint64_t* gpu_context::read_counters(std::size_t words) {
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(counter_.data(), counter_device_.data(),
+                                    words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
+                                    stream_));
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream_));
   ++round_trips;
-  return counter_[0];
+  return counter_.data();
 }
 
 std::uint32_t* gpu_context::stamps(vertex n) {

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -1012,12 +1013,13 @@ row_ranges ranges_of(const csr_view<W>& view, const matrix_operand<W>& a, bool t
 }
 
 // ranges_of with what the merge-path pull needs of a part: the light rows' prefix and the
-// part's arcs, which the split computes on a pull's first call and keeps.
+// part's arcs, which the split computes on a pull's first call and keeps (a scan and a round
+// trip). A pull by a group of lanes per row (pull_by_group_per_row) never reads them.
 template <class W>
 row_ranges pull_ranges_of(const csr_view<W>& view, const matrix_operand<W>& a, bool transposed,
-                          gpu_context& ctx) {
+                          const descriptor& desc, gpu_context& ctx) {
   row_ranges r = ranges_of(view, a, transposed);
-  if (a.part != row_part::all) {
+  if (a.part != row_part::all && !pull_by_group_per_row(view, desc)) {
     arc_index light_arcs = 0;
     r.light_before = a.split->light_before(view, transposed, light_arcs, ctx);
     r.part_arcs = a.part == row_part::light ? light_arcs : view.arcs - light_arcs;
@@ -1054,18 +1056,40 @@ W least_weight_of(const device_matrix<W>& A, const matrix_operand<W>& a) {
 
 inline void check_launch() { TROPIC_CUDA_CHECK(cudaGetLastError()); }
 
-// The arcs of u's rows in `ranges`' part: a reduce over the frontier's row lengths, read back
-// (one host round trip).
+// The blocks of `threads` threads that the current device holds at once running `kernel`.
+template <class Kernel>
+unsigned resident_blocks(Kernel kernel, int threads) {
+  int per_sm = 0, device = 0, sms = 0;
+  TROPIC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+  TROPIC_CUDA_CHECK(cudaGetDevice(&device));
+  TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return unsigned(std::max(per_sm, 1)) * unsigned(std::max(sms, 1));
+}
+
+// scan[j] = the arcs of u's first j rows in `ranges`' part, j <= k (CUB's scan over the row
+// lengths), in the context's temporary storage: the load-balanced push's partition. scan[k], the
+// total, stays on the device (the push reads it there) unless the direction needs it.
 template <class W>
-arc_index frontier_arcs(const sparse_vector<W>& u, row_ranges ranges, gpu_context& ctx) {
+arc_index* frontier_scan(const sparse_vector<W>& u, row_ranges ranges, gpu_context& ctx) {
   const std::size_t k = u.nvals();
-  if (k == 0) return 0;
+  cudaStream_t s = ctx.stream();
   auto lengths = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
                                                  frontier_row_length<W>{u.indices(), k, ranges});
+  std::size_t scan_bytes = 0;
+  TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, lengths,
+                                                  static_cast<arc_index*>(nullptr), k + 1, s));
+  const std::size_t scan_offset = (scan_bytes + 255) / 256 * 256;
+  char* temp = static_cast<char*>(ctx.temp(scan_offset + (k + 1) * sizeof(arc_index)));
+  arc_index* scan = reinterpret_cast<arc_index*>(temp + scan_offset);
+  TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, scan_bytes, lengths, scan, k + 1, s));
+  return scan;
+}
+
+// frontier_scan's total read back (one host round trip).
+inline arc_index frontier_scan_total(const arc_index* scan, std::size_t k, gpu_context& ctx) {
   std::uint64_t* total = ctx.zeroed_counter();
-  std::size_t bytes = 0;
-  TROPIC_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, lengths, total, k, ctx.stream()));
-  TROPIC_CUDA_CHECK(cub::DeviceReduce::Sum(ctx.temp(bytes), bytes, lengths, total, k, ctx.stream()));
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(total, scan + k, sizeof *total, cudaMemcpyDeviceToDevice,
+                                    ctx.stream()));
   return ctx.read_counter();
 }
 
@@ -1155,9 +1179,16 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
           view, ranges, w.data(), mask, floor, desc.pull == pull_method::live_rows, choice);
       check_launch();
       floor.by_live_rows = choice;
-      pull_live_rows<S><<<blocks_for((std::size_t(n) + 31) / 32 * 32), tuning::block_threads, 0,
-                          s>>>(view, ranges, u, w.data(), mask, accum, floor, list, count,
-                               improved_range, long_rows, long_count, ctx.arcs_scanned());
+      // Grid-stride over the rows with the blocks the device holds at once: when the merge path
+      // runs the pull, this kernel's blocks only leave, and a block per 256 rows (16k on kron-22)
+      // took 12.7 us to do so (ncu, H100, 2026-11-24).
+      static const unsigned live_rows_blocks =
+          resident_blocks(pull_live_rows<S, W>, tuning::block_threads);
+      const unsigned live_grid = unsigned(std::min<std::size_t>(
+          live_rows_blocks, blocks_for((std::size_t(n) + 31) / 32 * 32)));
+      pull_live_rows<S><<<live_grid, tuning::block_threads, 0, s>>>(
+          view, ranges, u, w.data(), mask, accum, floor, list, count, improved_range, long_rows,
+          long_count, ctx.arcs_scanned());
       check_launch();
       pull_long_rows<S><<<tuning::device_loop_blocks * 8, tuning::block_threads, 0, s>>>(
           view, ranges, u, w.data(), accum, long_rows, long_count, list, count, improved_range,
@@ -1188,7 +1219,7 @@ template <class S, class W>
 void push_dispatch(dense_vector<W>& w, const mask_view<W>& mask, const csr_view<W>& view,
                    row_ranges ranges, const sparse_vector<W>& u, const descriptor& desc,
                    gpu_context& ctx, sparse_vector<W>* improved, value_range<W> improved_range,
-                   op_counters* counters) {
+                   op_counters* counters, const arc_index* scanned = nullptr) {
   cudaStream_t s = ctx.stream();
   const std::size_t k = u.nvals();
   std::uint32_t* stamps = improved ? ctx.stamps(view.n) : nullptr;
@@ -1208,17 +1239,8 @@ void push_dispatch(dense_vector<W>& w, const mask_view<W>& mask, const csr_view<
       check_launch();
     } else {
       // scan[j] = arcs of the first j frontier rows; scan[k] = total, read by the kernel itself
-      // so the host never waits for it.
-      auto lengths = thrust::make_transform_iterator(
-          thrust::counting_iterator<std::size_t>(0),
-          frontier_row_length<W>{u.indices(), k, ranges});
-      std::size_t scan_bytes = 0;
-      TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, lengths,
-                                                      static_cast<arc_index*>(nullptr), k + 1, s));
-      const std::size_t scan_offset = (scan_bytes + 255) / 256 * 256;
-      char* temp = static_cast<char*>(ctx.temp(scan_offset + (k + 1) * sizeof(arc_index)));
-      arc_index* scan = reinterpret_cast<arc_index*>(temp + scan_offset);
-      TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, scan_bytes, lengths, scan, k + 1, s));
+      // so the host never waits for it (or the scan vxm made to choose the direction).
+      const arc_index* scan = scanned ? scanned : frontier_scan(u, ranges, ctx);
       constexpr int threads = tuning::push_threads, items = tuning::push_items_per_thread;
       // Enough blocks to fill the device for big frontiers; a few for small ones (grid-stride).
       // The arcs are counted on the device (scan[k]), so the host sizes the grid for the worst
@@ -1257,13 +1279,17 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
   const vertex n = A.rows();
   cudaStream_t s = ctx.stream();
   bool pull = desc.dir == direction::pull;
+  const arc_index* scanned = nullptr;  // the push's scan, made early to count u's arcs
   if (desc.dir == direction::automatic && A.has_transpose()) {
     const std::size_t k = u.nvals();
     pull = k * std::size_t(desc.pull_ratio) > n;
     const graph_stats& g = A.stats();
     if (!pull && desc.pull_arc_ratio > 0 && k * tuning::arc_count_rows_ratio > n &&
         double(g.max_degree) >= tuning::skewed_degree_ratio * g.avg_degree) {
-      const arc_index arcs = detail::frontier_arcs(u, detail::ranges_of(A.view(), a, false), ctx);
+      // u's arcs: the total of the load-balanced push's scan, which the push then reuses (a
+      // separate reduce before it cost kron-22 ~0.13 ms a solve: ncu, H100, 2026-11-24).
+      scanned = detail::frontier_scan(u, detail::ranges_of(A.view(), a, false), ctx);
+      const arc_index arcs = detail::frontier_scan_total(scanned, k, ctx);
       pull = arcs * desc.pull_arc_ratio > A.transpose_view().arcs;
     }
   }
@@ -1287,7 +1313,7 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
       floor.least_weight = detail::least_weight_of(A, a);
     }
     detail::pull_dispatch<S>(w, mask, accum, A.transpose_view(),
-                             detail::pull_ranges_of(A.transpose_view(), a, true, ctx), dense_u,
+                             detail::pull_ranges_of(A.transpose_view(), a, true, desc, ctx), dense_u,
                              desc, ctx,
                              improved, improved_range, counters, 0, -1, floor);
     return;
@@ -1305,7 +1331,7 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
       assign(w, inverse, S::identity(), false, ctx);
     }
     detail::push_dispatch<S>(w, mask, A.view(), detail::ranges_of(A.view(), a, false), u, desc,
-                             ctx, improved, improved_range, counters);
+                             ctx, improved, improved_range, counters, scanned);
     return;
   }
   // An accumulator other than the semiring's monoid: T into scratch, then w<mask> = accum(w, T).
@@ -1327,7 +1353,7 @@ void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
   (void)semiring;
   const device_matrix<W>& A = *a.a;
   detail::pull_dispatch<S>(w, mask, accum, A.view(),
-                           detail::pull_ranges_of(A.view(), a, false, ctx), u.data(), desc, ctx,
+                           detail::pull_ranges_of(A.view(), a, false, desc, ctx), u.data(), desc, ctx,
                            improved, improved_range, counters);
 }
 
@@ -1451,25 +1477,67 @@ const arc_index* light_heavy_split<W>::light_before(const csr_view<W>& view, boo
   return p.before.data();
 }
 
+namespace detail {
+// select's kernels, up to its count on the device; with `least`, reduce_min's over least_range
+// into *least after them (on the same temporary storage: CUB's calls run in stream order).
 template <class W>
-void select(sparse_vector<W>& out, const dense_vector<W>& in, value_range<W> range,
-            gpu_context& ctx) {
+void select_on_device(sparse_vector<W>& out, const dense_vector<W>& in, value_range<W> range,
+                      std::uint64_t* count, W* least, value_range<W> least_range,
+                      gpu_context& ctx) {
   cudaStream_t s = ctx.stream();
   const vertex n = in.size();
-  std::uint64_t* count = ctx.zeroed_counter();
-  detail::in_range_pred<W> pred{in.data(), range};
+  in_range_pred<W> pred{in.data(), range};
   std::size_t bytes = 0;
   TROPIC_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<vertex>(0),
                                           out.indices(), count, n, pred, s));
-  TROPIC_CUDA_CHECK(cub::DeviceSelect::If(ctx.temp(bytes), bytes, thrust::counting_iterator<vertex>(0),
+  auto values = thrust::make_transform_iterator(thrust::counting_iterator<vertex>(0),
+                                                range_or_identity<W>{in.data(), least_range});
+  std::size_t reduce_bytes = 0;
+  if (least)
+    TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduce_bytes, values, least, n,
+                                                monoid_op<min_plus<W>>{}, infinity<W>(), s));
+  void* temp = ctx.temp(std::max(bytes, reduce_bytes));
+  TROPIC_CUDA_CHECK(cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<vertex>(0),
                                           out.indices(), count, n, pred, s));
-  const std::size_t k = ctx.read_counter();
+  if (least)
+    TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, reduce_bytes, values, least, n,
+                                                monoid_op<min_plus<W>>{}, infinity<W>(), s));
+}
+
+// The values of a selected list: out's k indices read from in.
+template <class W>
+void select_values(sparse_vector<W>& out, const dense_vector<W>& in, std::size_t k,
+                   gpu_context& ctx) {
   out.set_nvals(k);
   if (k) {
-    detail::gather_values<<<detail::blocks_for(k), tuning::block_threads, 0, s>>>(
+    gather_values<<<blocks_for(k), tuning::block_threads, 0, ctx.stream()>>>(
         out.indices(), k, in.data(), out.indices(), out.values());
-    detail::check_launch();
+    check_launch();
   }
+}
+}  // namespace detail
+
+template <class W>
+void select(sparse_vector<W>& out, const dense_vector<W>& in, value_range<W> range,
+            gpu_context& ctx) {
+  std::uint64_t* count = ctx.zeroed_counter();
+  detail::select_on_device(out, in, range, count, static_cast<W*>(nullptr), range, ctx);
+  detail::select_values(out, in, std::size_t(ctx.read_counter()), ctx);
+}
+
+template <class W>
+W select_reduce_min(sparse_vector<W>& out, const dense_vector<W>& in, value_range<W> range,
+                    value_range<W> least_range, gpu_context& ctx) {
+  // The count and the minimum share the context's pair of counter words: one copy, one wait.
+  static_assert(sizeof(W) <= sizeof(std::uint64_t), "a weight fits a counter word");
+  std::uint64_t* words = ctx.zeroed_counters(2);
+  W* least = reinterpret_cast<W*>(words + 1);
+  detail::select_on_device(out, in, range, words, least, least_range, ctx);
+  const std::uint64_t* read = ctx.read_counters(2);
+  W lowest;
+  std::memcpy(&lowest, read + 1, sizeof lowest);
+  detail::select_values(out, in, std::size_t(read[0]), ctx);
+  return lowest;
 }
 
 template <class W>
@@ -1611,6 +1679,8 @@ std::size_t nvals(const dense_vector<W>& u, gpu_context& ctx) {
                           value_range<W>, gpu_context&);                                         \
   template void append<W>(sparse_vector<W>&, const sparse_vector<W>&, gpu_context&);             \
   template W reduce_min<W>(const dense_vector<W>&, value_range<W>, gpu_context&);        \
+  template W select_reduce_min<W>(sparse_vector<W>&, const dense_vector<W>&, value_range<W>,     \
+                                  value_range<W>, gpu_context&);                                 \
   template void assign<W>(dense_vector<W>&, const mask_view<W>&, W, bool, gpu_context&); \
   template void assign<W>(dense_vector<W>&, const sparse_vector<W>&, gpu_context&);      \
   template void apply<W>(dense_vector<W>&, const mask_view<W>&, accumulator, unary_op, W, \

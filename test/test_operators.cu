@@ -428,6 +428,24 @@ TEST_SUITE("operators") {
       CHECK(sorted_i == want_i);
       CHECK(reduce_min(dx, r, ctx) == want_min);
 
+      // select_reduce_min: the select of one range and the minimum over another, one round trip
+      // (a bucket loop's step: the next bucket's entries and the least value above this one).
+      {
+        const value_range<W> above{r.hi, infinity<W>()};
+        sparse_vector<W> next(n, stream);
+        const std::uint64_t trips = ctx.round_trips;
+        const W least = select_reduce_min(next, dx, above, r, ctx);
+        CHECK(ctx.round_trips == trips + 1);
+        CHECK(least == want_min);
+        std::vector<vertex> ni = next.indices_to_host(), want_next;
+        const std::vector<W> nv = next.values_to_host();
+        for (std::size_t k = 0; k < ni.size(); ++k) CHECK(nv[k] == x[ni[k]]);
+        for (vertex i = 0; i < n; ++i)
+          if (!(x[i] < above.lo) && x[i] < above.hi) want_next.push_back(i);
+        std::sort(ni.begin(), ni.end());
+        CHECK(ni == want_next);
+      }
+
       gather(g2, dy, s, ctx);
       const auto gi = g2.indices_to_host();
       const auto gv = g2.values_to_host();

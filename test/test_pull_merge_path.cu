@@ -106,7 +106,7 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
       const value_range<W> range{W(0), W(30)};
       const std::uint64_t scanned_before = ctx.read_arcs_scanned();
       detail::pull_dispatch<S, W, Policy>(w, mv, accum, a.view(),
-                                          detail::pull_ranges_of(a.view(), op, false, ctx),
+                                          detail::pull_ranges_of(a.view(), op, false, d, ctx),
                                           u.data(), d, ctx, &improved, range, nullptr,
                                           block_items, group_log2);
       const std::vector<W> got = w.to_host();

@@ -217,6 +217,14 @@ void append(sparse_vector<W>& w, const sparse_vector<W>& u, gpu_context& ctx);
 template <class W>
 W reduce_min(const dense_vector<W>& in, value_range<W> range, gpu_context& ctx);
 
+// select and reduce_min of one vector in one host round trip: out = { (i, in[i]) : in[i] in
+// range } and the returned minimum of the entries inside `least_range`. A bucket loop's step to
+// its next bucket: the next non-empty bucket's lower end, with the bucket after this one
+// selected in the same breath (right whenever that bucket is the next non-empty one).
+template <class W>
+W select_reduce_min(sparse_vector<W>& out, const dense_vector<W>& in, value_range<W> range,
+                    value_range<W> least_range, gpu_context& ctx);
+
 // w<mask> = value: assign a scalar to the (masked) positions; replace deletes outside the mask.
 template <class W>
 void assign(dense_vector<W>& w, const mask_view<W>& mask, W value, bool replace,

@@ -21,15 +21,20 @@ namespace tropic {
 // improved vertex once per call.
 class gpu_context {
  public:
-  explicit gpu_context(cudaStream_t stream) : stream_(stream), counter_(2) {}
+  explicit gpu_context(cudaStream_t stream) : stream_(stream), counter_(counter_words) {}
   cudaStream_t stream() const noexcept { return stream_; }
 
   // Temporary storage of at least `bytes` (reused across calls; grows, never shrinks).
   void* temp(std::size_t bytes);
   // A device counter, zeroed on the stream, for an operator's output count.
-  std::uint64_t* zeroed_counter();
+  std::uint64_t* zeroed_counter() { return zeroed_counters(1); }
   // Copies the device counter to pinned memory and waits: the host round trip of a step.
-  std::uint64_t read_counter();
+  std::uint64_t read_counter() { return read_counters(1)[0]; }
+  // The same for up to counter_words words at once (an operator with two outputs to read, such
+  // as select_reduce_min): one copy and one wait for all of them.
+  static constexpr std::size_t counter_words = 2;
+  std::uint64_t* zeroed_counters(std::size_t words);
+  const std::uint64_t* read_counters(std::size_t words);
   // Stamps for n vertices, and a fresh stamp value for one operator call.
   std::uint32_t* stamps(vertex n);
   std::uint32_t next_stamp() noexcept { return ++stamp_; }
