@@ -11,9 +11,9 @@
 // the timed region; their time is the whole call on a steady clock, split into the steps
 // tropic_stats reports (unpack, copy, pack, setup, solve, after the solve, output vectors).
 //
-// Peak device memory: every device allocation tropic makes is a device_buffer, i.e.
-// cudaMallocAsync from the device's current memory pool (the default one); the pool's used-memory
-// high watermark is reset before each GPU run and read after it.
+// Peak device memory: every device allocation tropic makes is a device_buffer, i.e. drawn from
+// tropic's own memory pool (tropic::memory_pool()); the pool's used-memory high watermark is
+// reset before each GPU run and read after it.
 //
 // Skips are never silent: an algorithm a suite line skips, a source beyond a line's cpu-sources
 // or --c-api-sources, and an algorithm skipped after slow first runs each leave a row whose
@@ -417,13 +417,13 @@ class progress_line {
 };
 
 #if defined(TROPIC_HAVE_CUDA)
-// Bytes in use from the memory pool cudaMallocAsync draws from on device 0 (the device every
-// bench run uses): every tropic device allocation is a device_buffer, and so comes from there.
+// Bytes in use from tropic's memory pool on device 0 (the device every bench run uses): every
+// tropic device allocation is a device_buffer, and so comes from there.
 class pool_probe {
  public:
   pool_probe() {
     TROPIC_CUDA_CHECK(cudaSetDevice(0));
-    TROPIC_CUDA_CHECK(cudaDeviceGetMemPool(&pool_, 0));
+    pool_ = tropic::memory_pool();
   }
   // After a synchronize, so that stream-ordered frees have happened.
   std::uint64_t in_use() const {

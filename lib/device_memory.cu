@@ -1,5 +1,8 @@
-// CUDA error translation and device-memory accounting.
+// CUDA error translation, tropic's memory pool and device-memory accounting.
+#include <cstdint>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "tropic/device_memory.hpp"
 
@@ -20,11 +23,62 @@ void throw_cuda_error(cudaError_t status, const char* call, const char* file, in
   throw error(error_code::cuda, what);
 }
 
+cudaMemPool_t memory_pool() {
+  static std::mutex guard;
+  static std::vector<cudaMemPool_t> pools;  // by device; kept to the process's end
+  int device = 0;
+  TROPIC_CUDA_CHECK(cudaGetDevice(&device));
+  std::lock_guard<std::mutex> lock(guard);
+  if (pools.size() <= std::size_t(device)) pools.resize(std::size_t(device) + 1, nullptr);
+  if (!pools[device]) {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    cudaMemPool_t pool = nullptr;
+    TROPIC_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
+    std::uint64_t keep = ~std::uint64_t(0);
+    TROPIC_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    pools[device] = pool;
+  }
+  return pools[device];
+}
+
+void release_cached_device_memory() {
+  TROPIC_CUDA_CHECK(cudaDeviceSynchronize());  // frees still queued on streams complete first
+  TROPIC_CUDA_CHECK(cudaMemPoolTrimTo(memory_pool(), 0));
+}
+
+void* pool_allocate(std::size_t bytes, cudaStream_t stream) {
+  void* p = nullptr;
+  cudaError_t status = cudaMallocFromPoolAsync(&p, bytes, memory_pool(), stream);
+  if (status == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    release_cached_device_memory();
+    status = cudaMallocFromPoolAsync(&p, bytes, memory_pool(), stream);
+  }
+  if (status != cudaSuccess)
+    throw_cuda_error(status, "cudaMallocFromPoolAsync", __FILE__, __LINE__);
+  return p;
+}
+
 std::pair<std::size_t, std::size_t> device_memory_info() {
   std::size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
     cudaGetLastError();
     return {0, 0};
+  }
+  try {  // an error message's helper too: it must not throw
+    std::uint64_t reserved = 0, used = 0;
+    const cudaMemPool_t pool = memory_pool();
+    if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) ==
+            cudaSuccess &&
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess) {
+      if (reserved > used) free_b += std::size_t(reserved - used);
+    } else {
+      cudaGetLastError();
+    }
+  } catch (const error&) {
   }
   return {free_b, total_b};
 }

@@ -391,6 +391,33 @@ TEST_SUITE("operators") {
     }
   }
 
+  TEST_CASE("memory pool: freed memory stays cached for the next buffers, counts as free, and "
+            "can be released") {
+    TROPIC_REQUIRE_GPU();
+    auto attribute = [](cudaMemPoolAttr which) {
+      std::uint64_t v = 0;
+      TROPIC_CUDA_CHECK(cudaMemPoolGetAttribute(memory_pool(), which, &v));
+      return v;
+    };
+    const std::size_t bytes = std::size_t(64) << 20;
+    cuda_stream stream;
+    { device_buffer<unsigned char> a(bytes, stream); }
+    stream.synchronize();  // a synchronisation: a pool with the default threshold gives it back
+    CHECK(attribute(cudaMemPoolAttrReservedMemCurrent) >=
+          attribute(cudaMemPoolAttrUsedMemCurrent) + bytes);
+    std::size_t raw_free = 0, total = 0;
+    TROPIC_CUDA_CHECK(cudaMemGetInfo(&raw_free, &total));
+    CHECK(device_memory_info().first >= raw_free + bytes);
+    {
+      const std::uint64_t reserved = attribute(cudaMemPoolAttrReservedMemCurrent);
+      device_buffer<unsigned char> b(bytes, stream);  // the cached memory again, no new mapping
+      CHECK(attribute(cudaMemPoolAttrReservedMemCurrent) == reserved);
+    }
+    release_cached_device_memory();
+    CHECK(attribute(cudaMemPoolAttrReservedMemCurrent) <=
+          attribute(cudaMemPoolAttrUsedMemCurrent) + (std::size_t(2) << 20));
+  }
+
   TEST_CASE_TEMPLATE("select, gather, reduce_min, assign, ewise, apply, reduce, nvals", W,
                      std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double) {
     TROPIC_REQUIRE_GPU();

@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,24 +28,38 @@ namespace tropic {
       ::tropic::throw_cuda_error(tropic_status_, #call, __FILE__, __LINE__);           \
   } while (0)
 
-// Free and total device memory of the current device, in bytes.
+// tropic's stream-ordered memory pool on the current device, created on first use; every
+// device_buffer draws from it. Memory freed into it stays reserved for tropic's next allocations
+// (release threshold: unlimited) instead of going back to the driver at each synchronisation, as
+// a pool with the default threshold of 0 does: every host round trip of a solve synchronises,
+// and the buffers a solve frees and allocates again were mapped afresh each time (delta-stepping
+// on kron-22, 6.23 -> 5.96 ms; H100, 2026-11-24, bench/RESULTS.md). The CUDA default pool,
+// which the caller may use, is left as it is.
+cudaMemPool_t memory_pool();
+
+// Waits for the current device and returns the memory tropic's pool holds unused to the driver.
+// device_buffer calls it when an allocation fails, then tries once more.
+void release_cached_device_memory();
+
+// Free and total device memory of the current device, in bytes; free counts the memory tropic's
+// pool holds unused, which its next allocations take first.
 std::pair<std::size_t, std::size_t> device_memory_info();
 
 // Throws out_of_memory naming `what`, the bytes needed and the bytes free when `bytes` does not
 // fit in the current device's free memory (with a small reserve for CUB temporaries).
 void require_device_memory(std::size_t bytes, const std::string& what);
 
-// A typed device allocation, stream-ordered (cudaMallocAsync / cudaFreeAsync), move-only.
+// Stream-ordered allocation from memory_pool() (cudaMallocFromPoolAsync); when the device is
+// out of memory, the pool's unused memory is released and the allocation tried once more.
+void* pool_allocate(std::size_t bytes, cudaStream_t stream);
+
+// A typed device allocation, stream-ordered (pool_allocate / cudaFreeAsync), move-only.
 template <class T>
 class device_buffer {
  public:
   device_buffer() = default;
   device_buffer(std::size_t count, cudaStream_t stream) : size_(count), stream_(stream) {
-    if (count > 0) {
-      void* p = nullptr;
-      TROPIC_CUDA_CHECK(cudaMallocAsync(&p, count * sizeof(T), stream));
-      data_ = static_cast<T*>(p);
-    }
+    if (count > 0) data_ = static_cast<T*>(pool_allocate(count * sizeof(T), stream));
   }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
