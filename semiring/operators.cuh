@@ -710,9 +710,10 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
 // and its time is those instructions: kron-22's heavy pull with 1.3% of its arcs live took 1.04
 // ms against 1.19 with none excluded (ncu, 2026-11-24: SM throughput 59%, L2 6%). Here the 32
 // lanes of a warp test 32 consecutive rows (mask, floor, an empty part) at once; a lane pulls a
-// row of at most pull_live_short arcs alone (loads, then gathers), and the warp takes the longer
-// live rows in turn, each lane loading pull_live_items arcs before their gathers, a shuffle
-// reduction, the row written by lane 0. A row longer than pull_live_long_row arcs (a hub: one
+// row of at most pull_live_short arcs alone (loads, then gathers), a group of 8 lanes one of at
+// most pull_live_group_row (four such rows at once), and the warp takes the longer live rows in
+// turn, each lane loading pull_live_items arcs before their gathers, a shuffle reduction, the
+// row written by lane 0. A row longer than pull_live_long_row arcs (a hub: one
 // warp would walk it alone) is listed for pull_long_rows. pull_live_choice decides on the device
 // which of this and the merge path runs a pull: the merge path when nearly every arc is live
 // (the first light pulls of kron-22's second source: 1.32 ms against 1.03 + 0.40 for the long
@@ -720,7 +721,32 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
 // 2026-11-24).
 inline constexpr unsigned pull_live_items = 4;
 inline constexpr arc_index pull_live_short = 8;
+inline constexpr arc_index pull_live_group_row = 64;  // 8 lanes x 8 arcs
 inline constexpr arc_index pull_live_long_row = 32 * pull_live_items * 8;
+// A long row is pulled in chunks of this many arcs, a block each, which combine into the row's
+// record (min monoids; other semirings keep a block per row: their ⊕ in another order could
+// change a float sum). A block per whole row left the biggest hubs' blocks running alone at
+// the end: 0.25-0.39 ms after the warps in kron-22's pulls where nearly every row is live.
+inline constexpr arc_index pull_long_chunk = 4 * tuning::block_threads * pull_live_items;
+
+// What pull_live_rows lists for pull_long_rows: a long row, its ⊕ so far and its chunks not yet
+// combined; and each chunk, as (record, chunk index).
+template <class W>
+struct pull_long_row {
+  vertex row;
+  unsigned pending;  // chunks not yet combined; the block that takes it to 0 writes the row
+  W value;
+};
+struct pull_long_part {
+  unsigned record, chunk;
+};
+// The long rows' scratch of a pull: counts, then records and chunks (pull_dispatch sizes it).
+template <class W>
+struct pull_long_rows_list {
+  unsigned long long* rows;    // [0]: records listed, [1]: chunks listed
+  pull_long_row<W>* records;
+  pull_long_part* parts;
+};
 // pull_live_choice samples one arc per thread of its block (a binary search each: 2,048 samples,
 // eight searches per thread, took 89 us on kron-22, a tenth of the pull it chose), and picks
 // pull_live_rows when at most pull_live_share of them lie in rows that may change. Views of
@@ -775,8 +801,8 @@ template <class S, class W>
 __global__ void __launch_bounds__(tuning::block_threads)
 pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
                accumulator accum, pull_floor<W> floor, vertex* improved,
-               unsigned long long* improved_count, value_range<W> range, vertex* long_rows,
-               unsigned long long* long_count, unsigned long long* arcs_scanned) {
+               unsigned long long* improved_count, value_range<W> range,
+               pull_long_rows_list<W> long_rows, unsigned long long* arcs_scanned) {
   if (!*floor.by_live_rows) return;  // the merge path's turn
   const W floor_value = floor.template value<S>();
   const unsigned lane = threadIdx.x % 32;
@@ -794,14 +820,37 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
     }
     const arc_index length = last - first;
     if (length > pull_live_long_row) {
-      long_rows[append_slot(long_count)] = row;
+      const arc_index chunk = S::is_min_monoid ? pull_long_chunk : length;
+      const unsigned chunks = unsigned((length + chunk - 1) / chunk);
+      const unsigned record = unsigned(atomicAdd(&long_rows.rows[0], 1ull));
+      const unsigned part = unsigned(atomicAdd(&long_rows.rows[1], (unsigned long long)chunks));
+      long_rows.records[record] = {row, chunks, S::identity()};
+      for (unsigned c = 0; c < chunks; ++c) long_rows.parts[part + c] = {record, c};
     } else if (allowed && length <= pull_live_short) {
       // This lane's row alone (an empty one too: accumulator::none writes it).
       const W acc = pull_arcs<S, W, unsigned(pull_live_short)>(a, u, first, last, 1, S::identity());
       read += length;
       pull_write<S>(w, row, acc, accum, improved, improved_count, range);
     }
-    const bool shared = length > pull_live_short && length <= pull_live_long_row;
+    // Rows of up to pull_live_group_row arcs: an 8-lane group each, four rows at once (the
+    // warp's g-th group takes the g-th such row of the round).
+    const bool grouped = length > pull_live_short && length <= pull_live_group_row;
+    for (unsigned pending = __ballot_sync(~0u, grouped); pending;) {
+      const unsigned group = lane / 8, member = lane % 8;
+      const unsigned k = __fns(pending, 0, int(group) + 1);  // ~0u: no row for this group
+      const unsigned from = k < 32 ? k : 0;
+      const arc_index f = __shfl_sync(~0u, first, int(from)), l = __shfl_sync(~0u, last, int(from));
+      W acc = S::identity();
+      if (k < 32) acc = pull_arcs<S, W, pull_live_group_row / 8>(a, u, f + member, l, 8, acc);
+      for (int offset = 4; offset > 0; offset /= 2)
+        acc = S::add(acc, __shfl_down_sync(~0u, acc, offset, 8));
+      if (k < 32 && member == 0) {
+        read += l - f;
+        pull_write<S>(w, vertex(base + k), acc, accum, improved, improved_count, range);
+      }
+      for (int taken = 0; taken < 4 && pending; ++taken) pending &= pending - 1;
+    }
+    const bool shared = length > pull_live_group_row && length <= pull_live_long_row;
     for (unsigned pending = __ballot_sync(~0u, shared); pending; pending &= pending - 1) {
       const int k = __ffs(pending) - 1;
       const arc_index f = __shfl_sync(~0u, first, k), l = __shfl_sync(~0u, last, k);
@@ -819,31 +868,44 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
   if (arcs_scanned) add_block_sum(arcs_scanned, read);
 }
 
-// The long rows pull_live_rows listed (*count of them, known on the device only): a block per
-// row, grid-stride, each thread loading pull_live_items arcs before their gathers.
+// The long rows pull_live_rows listed (known on the device only), in chunks of pull_long_chunk
+// arcs, a block per chunk, grid-stride, each thread loading pull_live_items arcs before their
+// gathers. A chunk's ⊕ goes into its row's record atomically; the block that combines a row's
+// last chunk writes the row, once, as every pull does (pull_write).
 template <class S, class W>
 __global__ void __launch_bounds__(tuning::block_threads)
 pull_long_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator accum,
-               const vertex* rows, const unsigned long long* count, vertex* improved,
+               pull_long_rows_list<W> long_rows, vertex* improved,
                unsigned long long* improved_count, value_range<W> range,
                unsigned long long* arcs_scanned) {
   constexpr unsigned threads = tuning::block_threads;
   using reduce = cub::BlockReduce<W, threads>;
   __shared__ typename reduce::TempStorage storage;
-  const unsigned long long listed = *count;  // 0 when the merge path ran the pull
+  const unsigned long long listed = long_rows.rows[1];  // 0 when the merge path ran the pull
   unsigned long long read = 0;
   for (unsigned long long k = blockIdx.x; k < listed; k += gridDim.x) {
-    const vertex r = rows[k];
-    const arc_index first = ranges.first(r), last = ranges.last(r);
+    const pull_long_part part = long_rows.parts[k];
+    pull_long_row<W>* record = &long_rows.records[part.record];
+    const vertex r = record->row;
+    const arc_index row_first = ranges.first(r), row_last = ranges.last(r);
+    const arc_index chunk = S::is_min_monoid ? pull_long_chunk : row_last - row_first;
+    const arc_index first = row_first + arc_index(part.chunk) * chunk;
+    const arc_index last = std::min(row_last, first + chunk);
     W acc = S::identity();
     for (arc_index run = first + threadIdx.x; run < last; run += threads * pull_live_items)
       acc = pull_arcs<S, W, pull_live_items>(a, u, run, last, threads, acc);
     acc = reduce(storage).Reduce(acc, monoid_op<S>{});
     if (threadIdx.x == 0) {
       read += last - first;
-      pull_write<S>(w, r, acc, accum, improved, improved_count, range);
+      if (acc != S::identity()) S::atomic_add(&record->value, acc);
+      __threadfence();  // this chunk's ⊕ is in the record before its count goes down
+      if (atomicSub(&record->pending, 1u) == 1u) {  // the row's last chunk
+        __threadfence();
+        const W value = *static_cast<volatile W*>(&record->value);
+        pull_write<S>(w, r, value, accum, improved, improved_count, range);
+      }
     }
-    __syncthreads();  // the reduction's storage is free for the next row
+    __syncthreads();  // the reduction's storage is free for the next chunk
   }
   if (arcs_scanned) add_block_sum(arcs_scanned, read);
 }
@@ -1160,21 +1222,31 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
                       std::to_string(grid) + " blocks, more than a grid holds");
     // A floored pull may run as pull_live_rows instead, chosen on the device by
     // pull_live_choice: every kernel is launched, and those not chosen leave at once. Scratch:
-    // the merge path's block records, then the choice, the long rows' count and their list.
+    // the merge path's block records, then the long rows' counts, the choice, the long rows'
+    // records and their chunks.
     const bool live_rows =
         desc.pull == pull_method::live_rows || (floor.least_input && view.arcs >= pull_live_min_arcs &&
                                                 desc.pull == pull_method::automatic);
     const std::size_t record_bytes =
         (std::size_t(grid) * sizeof(pull_block_record<W>) + 7) / 8 * 8;
+    // pull_live_rows' long rows: at most arcs / pull_live_long_row of them, with at most that
+    // many chunks besides arcs / pull_long_chunk.
+    const std::size_t long_records = std::size_t(view.arcs / pull_live_long_row) + 1;
+    const std::size_t long_parts = long_records + std::size_t(view.arcs / pull_long_chunk);
+    const std::size_t long_record_bytes = (long_records * sizeof(pull_long_row<W>) + 7) / 8 * 8;
     auto* scratch = static_cast<unsigned char*>(ctx.pull_blocks(
-        record_bytes + (live_rows ? 2 * sizeof(unsigned long long) + std::size_t(n) * sizeof(vertex)
+        record_bytes + (live_rows ? 3 * sizeof(unsigned long long) + long_record_bytes +
+                                        long_parts * sizeof(pull_long_part)
                                   : 0)));
     auto* records = reinterpret_cast<pull_block_record<W>*>(scratch);
     if (live_rows) {
-      auto* long_count = reinterpret_cast<unsigned long long*>(scratch + record_bytes);
-      auto* choice = reinterpret_cast<unsigned*>(long_count + 1);
-      vertex* long_rows = reinterpret_cast<vertex*>(long_count + 2);
-      TROPIC_CUDA_CHECK(cudaMemsetAsync(long_count, 0, sizeof *long_count, s));
+      auto* counts = reinterpret_cast<unsigned long long*>(scratch + record_bytes);
+      auto* choice = reinterpret_cast<unsigned*>(counts + 2);
+      unsigned char* lists = reinterpret_cast<unsigned char*>(counts + 3);
+      const pull_long_rows_list<W> long_rows{
+          counts, reinterpret_cast<pull_long_row<W>*>(lists),
+          reinterpret_cast<pull_long_part*>(lists + long_record_bytes)};
+      TROPIC_CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof *counts, s));
       pull_live_choice<S><<<1, tuning::block_threads, 0, s>>>(
           view, ranges, w.data(), mask, floor, desc.pull == pull_method::live_rows, choice);
       check_launch();
@@ -1188,10 +1260,10 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
           live_rows_blocks, blocks_for((std::size_t(n) + 31) / 32 * 32)));
       pull_live_rows<S><<<live_grid, tuning::block_threads, 0, s>>>(
           view, ranges, u, w.data(), mask, accum, floor, list, count, improved_range, long_rows,
-          long_count, ctx.arcs_scanned());
+          ctx.arcs_scanned());
       check_launch();
       pull_long_rows<S><<<tuning::device_loop_blocks * 8, tuning::block_threads, 0, s>>>(
-          view, ranges, u, w.data(), accum, long_rows, long_count, list, count, improved_range,
+          view, ranges, u, w.data(), accum, long_rows, list, count, improved_range,
           ctx.arcs_scanned());
       check_launch();
     }
