@@ -1017,10 +1017,10 @@ std::string summary_markdown(const config& c, const std::vector<graph_report>& g
   md << "\nTime is the median over sources of each source's median solve time (no upload). GTEPS = "
         "arcs / time. Speedups are geometric means over the sources where both ran correctly. "
         "Work = arcs relaxed / arcs relaxed by Dijkstra. Device memory (MiB) is what tropic "
-        "allocated from the CUDA memory pool: graph = the resident device_matrix (CSR sorted by "
-        "weight, and its transpose), peak = the most in use during one solve, the graph "
-        "included (the largest over runs and sources); cuSPARSE in the ceilings is not "
-        "counted.\n\n";
+        "allocated from its memory pool (tropic::memory_pool()): graph = the resident "
+        "device_matrix (CSR sorted by weight, and its transpose), peak = the most in use during "
+        "one solve, the graph included (the largest over runs and sources); cuSPARSE in the "
+        "ceilings is not counted.\n\n";
 
   md << "## Graphs\n\n| graph | origin | n | arcs | avg degree | sources (reach, BFS depth) | "
         "time (s): load, sources, ceilings, solves |\n|---|---|---:|---:|---:|---|---|\n";
