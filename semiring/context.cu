@@ -32,6 +32,14 @@ const std::uint64_t* gpu_context::read_counters(std::size_t words) {
   return counter_.data();
 }
 
+std::uint64_t gpu_context::read_word(const std::uint64_t* device_word) {
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(counter_.data(), device_word, sizeof(std::uint64_t),
+                                    cudaMemcpyDeviceToHost, stream_));
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  ++round_trips;
+  return counter_[0];
+}
+
 std::uint32_t* gpu_context::stamps(vertex n) {
   if (stamps_.size() < n) {
     stamps_ = device_buffer<std::uint32_t>(n, stream_);

@@ -1149,10 +1149,7 @@ arc_index* frontier_scan(const sparse_vector<W>& u, row_ranges ranges, gpu_conte
 
 // frontier_scan's total read back (one host round trip).
 inline arc_index frontier_scan_total(const arc_index* scan, std::size_t k, gpu_context& ctx) {
-  std::uint64_t* total = ctx.zeroed_counter();
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(total, scan + k, sizeof *total, cudaMemcpyDeviceToDevice,
-                                    ctx.stream()));
-  return ctx.read_counter();
+  return ctx.read_word(scan + k);  // arc_index is std::uint64_t
 }
 
 // Shared tail of vxm/mxv: read the improved count (the one host round trip of the call).
@@ -1539,10 +1536,7 @@ const arc_index* light_heavy_split<W>::light_before(const csr_view<W>& view, boo
                                                     std::size_t(n) + 1, s));
     TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ctx.temp(bytes), bytes, lengths, before,
                                                     std::size_t(n) + 1, s));
-    std::uint64_t* total = ctx.zeroed_counter();
-    TROPIC_CUDA_CHECK(
-        cudaMemcpyAsync(total, before + n, sizeof *total, cudaMemcpyDeviceToDevice, s));
-    p.total = ctx.read_counter();
+    p.total = ctx.read_word(before + n);
     p.ready = true;
   }
   light_arcs = p.total;

@@ -35,6 +35,9 @@ class gpu_context {
   static constexpr std::size_t counter_words = 2;
   std::uint64_t* zeroed_counters(std::size_t words);
   const std::uint64_t* read_counters(std::size_t words);
+  // Copies one word an operator left in device memory (a scan's total) to pinned memory and
+  // waits: a round trip without a counter to zero and copy into first.
+  std::uint64_t read_word(const std::uint64_t* device_word);
   // Stamps for n vertices, and a fresh stamp value for one operator call.
   std::uint32_t* stamps(vertex n);
   std::uint32_t next_stamp() noexcept { return ++stamp_; }
