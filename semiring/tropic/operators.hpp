@@ -53,7 +53,8 @@ enum class load_balance { automatic, merge_path, warp_per_row, edge_wise };
 // across threads and blocks), or group_per_row, CSR-vector (Bell & Garland): a few lanes per row,
 // fast when every row is short (roads, grids, meshes) and slow on a hub. automatic takes
 // group_per_row when the view's longest row is at most tuning::pull_group_max_row arcs.
-// live_rows: a warp per row that may change (semiring/operators.cuh, pull_live_rows), which
+// live_rows: only the rows that may change, a lane, 8 lanes, a warp or (in chunks) blocks per
+// row by its length (semiring/operators.cuh, pull_live_rows), which
 // automatic picks on the device for a vxm pull with the min accumulator over a large view whose
 // rows lie mostly at or below the floor min(u) ⊗ (least weight) -- delta-stepping's later pulls
 // on Kronecker graphs, where the settled vertices hold most arcs.
