@@ -1382,8 +1382,8 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
       floor.least_weight = detail::least_weight_of(A, a);
     }
     detail::pull_dispatch<S>(w, mask, accum, A.transpose_view(),
-                             detail::pull_ranges_of(A.transpose_view(), a, true, desc, ctx), dense_u,
-                             desc, ctx,
+                             detail::pull_ranges_of(A.transpose_view(), a, true, desc, ctx),
+                             dense_u, desc, ctx,
                              improved, improved_range, counters, 0, -1, floor);
     return;
   }
@@ -1422,8 +1422,8 @@ void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
   (void)semiring;
   const device_matrix<W>& A = *a.a;
   detail::pull_dispatch<S>(w, mask, accum, A.view(),
-                           detail::pull_ranges_of(A.view(), a, false, desc, ctx), u.data(), desc, ctx,
-                           improved, improved_range, counters);
+                           detail::pull_ranges_of(A.view(), a, false, desc, ctx), u.data(), desc,
+                           ctx, improved, improved_range, counters);
 }
 
 template <class S, class W>
