@@ -33,8 +33,9 @@ namespace tropic {
 // (release threshold: unlimited) instead of going back to the driver at each synchronisation, as
 // a pool with the default threshold of 0 does: every host round trip of a solve synchronises,
 // and the buffers a solve frees and allocates again were mapped afresh each time (delta-stepping
-// on kron-22, 6.23 -> 5.96 ms; H100, 2026-11-24, bench/RESULTS.md). The CUDA default pool,
-// which the caller may use, is left as it is.
+// on kron-22, 6.23 -> 5.96 ms with the default pool's threshold raised, the experiment before
+// this pool; H100, 2026-11-24, bench/RESULTS.md run 22). The CUDA default pool, which the caller
+// may use, is left as it is.
 cudaMemPool_t memory_pool();
 
 // Waits for the current device and returns the memory tropic's pool holds unused to the driver.
