@@ -290,7 +290,45 @@ struct pull_floor {
   __device__ __forceinline__ bool above(W floor, const W* w, vertex i) const {
     return !least_input || floor < w[i];
   }
+  // The same, from w(i) as read by current().
+  __device__ __forceinline__ bool above(W floor, W current) const {
+    return !least_input || floor < current;
+  }
+  // w(i) where there is a floor (read once per row: the floor's and the row bound's operand).
+  __device__ __forceinline__ W current(const W* w, vertex i) const {
+    return least_input ? w[i] : W();
+  }
+  // min_j u(j) (every thread of a kernel reads the same word), or the identity without a floor.
+  template <class S>
+  __device__ __forceinline__ W least() const {
+    return least_input ? *least_input : S::identity();
+  }
 };
+
+// The floor of one row, arc by arc. A row's arcs are sorted by weight (csr_view's contract) and
+// ⊗ grows with the weight, so once an arc's least_input ⊗ weight reaches w(i), neither it nor any
+// later arc of the row can improve w(i): the row's useful arcs are a prefix, and a pull reads up
+// to its end (the bottom-up step's early exit of direction-optimising BFS, by weight). After
+// delta-stepping's first steps nearly every vertex holds a tentative distance not far above the
+// bucket, and few of a row's light arcs are light enough: in kron-22's light steps that pull
+// (first source), 21%, 8% and 6% of the live rows' arcs lie within their bounds (12.9M of
+// 62.4M, 3.2M of 39.4M, 1.2M of 20.9M; bench/tune/pull_bound_model.cpp, a CPU model of the
+// steps). On the H100 that took its solve from 5.85 to 5.38 ms, the second source's from 7.67
+// to 6.33 (2026-11-24, bench/results/2026-11-24-h100-run23/sweeps/).
+template <class S, class W>
+struct row_bound {
+  W least;  // min_j u(j)
+  W limit;  // w(i)
+  bool on;  // a floored pull; otherwise every arc is read
+  __device__ __forceinline__ bool keeps(W weight) const {
+    return !on || S::mul(least, weight) < limit;
+  }
+};
+template <class S, class W>
+__device__ __forceinline__ row_bound<S, W> bound_of(const pull_floor<W>& floor, W least,
+                                                    W current) {
+  return {least, current, floor.least_input != nullptr};
+}
 
 // Pull: w(i) = accum(w(i), ⊕_j u(j) ⊗ A(i, j)) for every row i of the view that the mask allows
 // (the view's rows are i's in-arcs for vxm over A'), as a merge-based SpMV (Merrill & Garland,
@@ -639,11 +677,22 @@ struct pull_policy {
 };
 using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items_per_thread>;
 
-// ⊕ of u(col) ⊗ weight over arcs first + k * stride < last, k < Items: the loads first, then the
-// gathers of u (Items independent chains in flight per thread).
+// One lane's share of a row's pull: its ⊕ so far, the arcs it loaded (the statistics' arcs
+// scanned), and whether one of them lay past the row's bound (row_bound: so do the row's later
+// arcs, and the lane stops).
+template <class W>
+struct lane_pull {
+  W acc;
+  unsigned long long read = 0;
+  bool past_bound = false;
+};
+
+// ⊕ of u(col) ⊗ weight over the arcs first + k * stride < last, k < Items, within the row's
+// bound: the loads first, then the gathers of u (Items independent chains in flight per thread).
 template <class S, class W, unsigned Items>
-__device__ __forceinline__ W pull_arcs(const csr_view<W>& a, const W* u, arc_index first,
-                                       arc_index last, arc_index stride, W acc) {
+__device__ __forceinline__ void pull_arcs(const csr_view<W>& a, const W* u, arc_index first,
+                                          arc_index last, arc_index stride,
+                                          const row_bound<S, W>& bound, lane_pull<W>& p) {
   vertex col[Items];
   W weight[Items];
 #pragma unroll
@@ -651,14 +700,18 @@ __device__ __forceinline__ W pull_arcs(const csr_view<W>& a, const W* u, arc_ind
     if (first + stride * c < last) {
       col[c] = a.columns[first + stride * c];
       weight[c] = a.weights[first + stride * c];
+      ++p.read;
     }
 #pragma unroll
   for (unsigned c = 0; c < Items; ++c)
     if (first + stride * c < last) {
+      if (!bound.keeps(weight[c])) {
+        p.past_bound = true;
+        continue;
+      }
       const W x = u[col[c]];
-      if (x != S::identity()) acc = S::add(acc, S::mul(x, weight[c]));
+      if (x != S::identity()) p.acc = S::add(p.acc, S::mul(x, weight[c]));
     }
-  return acc;
 }
 
 // Pull by a group of lanes per row, for views whose rows are all short (roads, grids, meshes,
@@ -686,23 +739,25 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
   const std::uint64_t thread = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint64_t row = thread >> group_log2;
   const unsigned lane = unsigned(thread) & (group - 1);
-  const bool live = row < a.n && mask_allows(mask, vertex(row)) &&
-                    floor.above(floor.template value<S>(), w, vertex(row));
-  W acc = S::identity();
-  unsigned long long read = 0;  // arcs of the row (the group's first lane counts them)
+  const bool allowed = row < a.n && mask_allows(mask, vertex(row));
+  const W current = allowed ? floor.current(w, vertex(row)) : W();
+  const bool live = allowed && floor.above(floor.template value<S>(), current);
+  lane_pull<W> p{S::identity()};
   if (live) {
     const arc_index first = ranges.first(vertex(row)), last = ranges.last(vertex(row));
-    if (lane == 0 && last > first) read = last - first;
-    for (arc_index run = first + lane; run < last; run += arc_index(Items) * group)
-      acc = pull_arcs<S, W, Items>(a, u, run, last, group, acc);
+    const row_bound<S, W> bound = bound_of<S>(floor, floor.template least<S>(), current);
+    for (arc_index run = first + lane; run < last && !p.past_bound;
+         run += arc_index(Items) * group)
+      pull_arcs<S, W, Items>(a, u, run, last, group, bound, p);
   }
   // Every lane of the warp takes part (rows past n and masked rows add the identity); a group
   // is `group` consecutive lanes, so width = group keeps the shuffles inside it.
+  W acc = p.acc;
   for (unsigned s = group / 2; s > 0; s /= 2)
     acc = S::add(acc, __shfl_down_sync(0xffffffffu, acc, int(s), int(group)));
   if (live && lane == 0)
     pull_write<S>(w, vertex(row), acc, accum, improved, improved_count, range);
-  if (arcs_scanned) add_block_sum(arcs_scanned, read);
+  if (arcs_scanned) add_block_sum(arcs_scanned, p.read);
 }
 
 // A floored pull (pull_floor) over a view with long rows, visiting only the rows that may
@@ -774,7 +829,7 @@ pull_live_choice(csr_view<W> a, row_ranges ranges, const W* w, mask_view<W> mask
   }
   using reduce = cub::BlockReduce<unsigned, tuning::block_threads>;
   __shared__ typename reduce::TempStorage storage;
-  const W floor_value = floor.template value<S>();
+  const W least = floor.template least<S>();
   unsigned in_part = 0, live = 0;
   static_assert(pull_live_samples % tuning::block_threads == 0, "whole rounds of the block");
   for (unsigned k = threadIdx.x; k < pull_live_samples; k += blockDim.x) {
@@ -787,7 +842,8 @@ pull_live_choice(csr_view<W> a, row_ranges ranges, const W* w, mask_view<W> mask
     }
     if (e < a.arcs && ranges.first(lo) <= e && e < ranges.last(lo)) {
       ++in_part;
-      live += mask_allows(mask, lo) && floor.above(floor_value, w, lo);
+      live += mask_allows(mask, lo) &&
+              bound_of<S>(floor, least, floor.current(w, lo)).keeps(a.weights[e]);
     }
   }
   __syncthreads();
@@ -805,15 +861,17 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
                pull_long_rows_list<W> long_rows, unsigned long long* arcs_scanned) {
   if (!*floor.by_live_rows) return;  // the merge path's turn
   const W floor_value = floor.template value<S>();
+  const W least = floor.template least<S>();
   const unsigned lane = threadIdx.x % 32;
   const std::uint64_t warps = std::uint64_t(gridDim.x) * blockDim.x / 32;
-  unsigned long long read = 0;  // the arcs of the rows this thread wrote
+  unsigned long long read = 0;  // the arcs this thread loaded
   for (std::uint64_t base = (blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x) / 32 * 32;
        base < a.n; base += warps * 32) {
     const vertex row = vertex(base + lane);
     arc_index first = 0, last = 0;
-    const bool allowed =
-        base + lane < a.n && mask_allows(mask, row) && floor.above(floor_value, w, row);
+    const bool in_view = base + lane < a.n && mask_allows(mask, row);
+    const W current = in_view ? floor.current(w, row) : W();
+    const bool allowed = in_view && floor.above(floor_value, current);
     if (allowed) {
       first = ranges.first(row);
       last = ranges.last(row);
@@ -828,9 +886,11 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
       for (unsigned c = 0; c < chunks; ++c) long_rows.parts[part + c] = {record, c};
     } else if (allowed && length <= pull_live_short) {
       // This lane's row alone (an empty one too: accumulator::none writes it).
-      const W acc = pull_arcs<S, W, unsigned(pull_live_short)>(a, u, first, last, 1, S::identity());
-      read += length;
-      pull_write<S>(w, row, acc, accum, improved, improved_count, range);
+      lane_pull<W> p{S::identity()};
+      pull_arcs<S, W, unsigned(pull_live_short)>(a, u, first, last, 1,
+                                                 bound_of<S>(floor, least, current), p);
+      read += p.read;
+      pull_write<S>(w, row, p.acc, accum, improved, improved_count, range);
     }
     // Rows of up to pull_live_group_row arcs: an 8-lane group each, four rows at once (the
     // warp's g-th group takes the g-th such row of the round).
@@ -840,29 +900,33 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
       const unsigned k = __fns(pending, 0, int(group) + 1);  // ~0u: no row for this group
       const unsigned from = k < 32 ? k : 0;
       const arc_index f = __shfl_sync(~0u, first, int(from)), l = __shfl_sync(~0u, last, int(from));
-      W acc = S::identity();
-      if (k < 32) acc = pull_arcs<S, W, pull_live_group_row / 8>(a, u, f + member, l, 8, acc);
+      const W limit = __shfl_sync(~0u, current, int(from));
+      lane_pull<W> p{S::identity()};
+      if (k < 32)
+        pull_arcs<S, W, pull_live_group_row / 8>(a, u, f + member, l, 8,
+                                                 bound_of<S>(floor, least, limit), p);
+      read += p.read;
+      W acc = p.acc;
       for (int offset = 4; offset > 0; offset /= 2)
         acc = S::add(acc, __shfl_down_sync(~0u, acc, offset, 8));
-      if (k < 32 && member == 0) {
-        read += l - f;
+      if (k < 32 && member == 0)
         pull_write<S>(w, vertex(base + k), acc, accum, improved, improved_count, range);
-      }
       for (int taken = 0; taken < 4 && pending; ++taken) pending &= pending - 1;
     }
     const bool shared = length > pull_live_group_row && length <= pull_live_long_row;
     for (unsigned pending = __ballot_sync(~0u, shared); pending; pending &= pending - 1) {
       const int k = __ffs(pending) - 1;
       const arc_index f = __shfl_sync(~0u, first, k), l = __shfl_sync(~0u, last, k);
-      W acc = S::identity();
-      for (arc_index run = f + lane; run < l; run += 32 * pull_live_items)
-        acc = pull_arcs<S, W, pull_live_items>(a, u, run, l, 32, acc);
+      const row_bound<S, W> bound = bound_of<S>(floor, least, __shfl_sync(~0u, current, k));
+      lane_pull<W> p{S::identity()};
+      for (arc_index run = f + lane; run < l && !p.past_bound; run += 32 * pull_live_items)
+        pull_arcs<S, W, pull_live_items>(a, u, run, l, 32, bound, p);
+      read += p.read;
+      W acc = p.acc;
       for (int offset = 16; offset > 0; offset /= 2)
         acc = S::add(acc, __shfl_down_sync(~0u, acc, offset));
-      if (lane == 0) {
-        read += l - f;
+      if (lane == 0)
         pull_write<S>(w, vertex(base + unsigned(k)), acc, accum, improved, improved_count, range);
-      }
     }
   }
   if (arcs_scanned) add_block_sum(arcs_scanned, read);
@@ -875,13 +939,14 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
 template <class S, class W>
 __global__ void __launch_bounds__(tuning::block_threads)
 pull_long_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator accum,
-               pull_long_rows_list<W> long_rows, vertex* improved,
+               pull_floor<W> floor, pull_long_rows_list<W> long_rows, vertex* improved,
                unsigned long long* improved_count, value_range<W> range,
                unsigned long long* arcs_scanned) {
   constexpr unsigned threads = tuning::block_threads;
   using reduce = cub::BlockReduce<W, threads>;
   __shared__ typename reduce::TempStorage storage;
   const unsigned long long listed = long_rows.rows[1];  // 0 when the merge path ran the pull
+  const W least = floor.template least<S>();
   unsigned long long read = 0;
   for (unsigned long long k = blockIdx.x; k < listed; k += gridDim.x) {
     const pull_long_part part = long_rows.parts[k];
@@ -891,12 +956,17 @@ pull_long_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator a
     const arc_index chunk = S::is_min_monoid ? pull_long_chunk : row_last - row_first;
     const arc_index first = row_first + arc_index(part.chunk) * chunk;
     const arc_index last = std::min(row_last, first + chunk);
-    W acc = S::identity();
-    for (arc_index run = first + threadIdx.x; run < last; run += threads * pull_live_items)
-      acc = pull_arcs<S, W, pull_live_items>(a, u, run, last, threads, acc);
-    acc = reduce(storage).Reduce(acc, monoid_op<S>{});
+    // w(r) is written only after every chunk has been combined (below), so each reads the
+    // row's value before the pull. A chunk that begins past the row's bound reads nothing else.
+    const row_bound<S, W> bound = bound_of<S>(floor, least, floor.current(w, r));
+    lane_pull<W> p{S::identity()};
+    if (bound.keeps(a.weights[first]))
+      for (arc_index run = first + threadIdx.x; run < last && !p.past_bound;
+           run += threads * pull_live_items)
+        pull_arcs<S, W, pull_live_items>(a, u, run, last, threads, bound, p);
+    read += p.read;
+    const W acc = reduce(storage).Reduce(p.acc, monoid_op<S>{});
     if (threadIdx.x == 0) {
-      read += last - first;
       if (acc != S::identity()) S::atomic_add(&record->value, acc);
       __threadfence();  // this chunk's ⊕ is in the record before its count goes down
       if (atomicSub(&record->pending, 1u) == 1u) {  // the row's last chunk
@@ -1260,7 +1330,7 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
           ctx.arcs_scanned());
       check_launch();
       pull_long_rows<S><<<tuning::device_loop_blocks * 8, tuning::block_threads, 0, s>>>(
-          view, ranges, u, w.data(), accum, long_rows, list, count, improved_range,
+          view, ranges, u, w.data(), accum, floor, long_rows, list, count, improved_range,
           ctx.arcs_scanned());
       check_launch();
     }

@@ -212,8 +212,11 @@ void check_vxm_mxv(const csr<W>& g, std::uint64_t seed, bool exact) {
 // leaves a row unimproved (w one above the floor, a product at it) and one that skipped the
 // wrong rows changes the result. Weights weight_base + 0..9 (the least always present), u's
 // values value_base + 0..5; vertex 7 takes an arc from every vertex, so its pulled row spans
-// the merge path's blocks and is one of pull_live_rows' long rows. With weights above 2^53
-// (64-bit integers) the least weight's double lies above it.
+// the merge path's blocks and is one of pull_live_rows' long rows (in chunks), and vertices 11
+// and 13 from every 1000th and 100th (an 8-lane group's row, a warp's). Rows sorted by weight
+// end where min(u) ⊗ weight reaches w (row_bound): with w around the floor that end falls
+// inside these rows, and a bound one arc short leaves a row unimproved. With weights above
+// 2^53 (64-bit integers) the least weight's double lies above it.
 template <class W>
 void check_pull_floor(W weight_base, W value_base, bool every_part, std::uint64_t seed) {
   test_rng rng(seed);
@@ -224,6 +227,8 @@ void check_pull_floor(W weight_base, W value_base, bool every_part, std::uint64_
     for (int k = 0; k < 5; ++k)
       arcs.push_back(v, vertex(rng.below(n)), W(weight_base + W(rng.between(0, 9))));
     if (v != 7) arcs.push_back(v, 7, W(weight_base + W(rng.between(0, 9))));
+    if (v % 1000 == 0 && v != 11) arcs.push_back(v, 11, W(weight_base + W(rng.between(0, 9))));
+    if (v % 100 == 0 && v != 13) arcs.push_back(v, 13, W(weight_base + W(rng.between(0, 9))));
   }
   arcs.push_back(3, 5, weight_base);
   const csr<W> g = build_csr(arcs);
