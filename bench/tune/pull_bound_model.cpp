@@ -1,6 +1,7 @@
 // A CPU model of delta-stepping's steps on a symmetric generated graph (Kronecker by default),
 // counting for each light and heavy step what a pull over the step's part would read: the arcs
-// of the rows above the floor (pull_floor, "live"), those within each row's bound (row_bound:
+// of the rows above the floor (pull_floor, "live"; "open": the rows whose lightest arc is within
+// the bound), those within each row's bound (row_bound:
 // min(u) ⊗ weight < w(i), "bounded"), and those a row walk in weight order would read if it also
 // stopped at its own running minimum ("running"); and the arcs a push from the frontier reads.
 // The steps are synchronous (each step relaxes from the frontier's values before it), so the
@@ -67,11 +68,12 @@ int main(int argc, char** argv) {
       push += last(u) - first(u);
     }
     const W floor = least + (light ? 1 : delta + 1);  // the weights are integers from 1
-    unsigned long long rows = 0, live = 0, bounded = 0, running = 0;
+    unsigned long long rows = 0, live = 0, bounded = 0, running = 0, open = 0;
     for (vertex v = 0; v < g.n; ++v) {
       if (first(v) == last(v) || !(floor < t[v])) continue;
       ++rows;
       live += last(v) - first(v);
+      open += least + g.weights[first(v)] < t[v];  // its lightest arc is within the bound
       W acc = inf;
       bool stopped = false;
       for (arc_index e = first(v); e < last(v); ++e) {
@@ -100,9 +102,9 @@ int main(int argc, char** argv) {
     }
     if (next)
       for (vertex v : *next) listed[v] = 0;
-    std::printf("  %s |B| %8zu push %10llu | pull rows %8llu live %10llu bounded %10llu (%.2f) "
-                "running %10llu (%.2f)\n",
-                light ? "light" : "heavy", frontier.size(), push, rows, live, bounded,
+    std::printf("  %s |B| %8zu push %10llu | pull rows %8llu (%8llu open) live %10llu bounded "
+                "%10llu (%.2f) running %10llu (%.2f)\n",
+                light ? "light" : "heavy", frontier.size(), push, rows, open, live, bounded,
                 live ? double(bounded) / double(live) : 0.0, running,
                 live ? double(running) / double(live) : 0.0);
     total[0] += push;
