@@ -54,10 +54,11 @@ enum class load_balance { automatic, merge_path, warp_per_row, edge_wise };
 // fast when every row is short (roads, grids, meshes) and slow on a hub. automatic takes
 // group_per_row when the view's longest row is at most tuning::pull_group_max_row arcs.
 // live_rows: only the rows that may change, a lane, 8 lanes, a warp or (in chunks) blocks per
-// row by its length (semiring/operators.cuh, pull_live_rows), which
-// automatic picks on the device for a vxm pull with the min accumulator over a large view whose
-// rows lie mostly at or below the floor min(u) ⊗ (least weight) -- delta-stepping's later pulls
-// on Kronecker graphs, where the settled vertices hold most arcs.
+// row by its length (semiring/operators.cuh, pull_live_rows), each row read only up to its
+// bound (row_bound: its arcs with min(u) ⊗ weight < w(i), a prefix of the weight-sorted row),
+// which automatic picks on the device for a vxm pull with the min accumulator over a large view
+// where most arcs lie beyond those bounds -- delta-stepping's pulls on Kronecker graphs, where
+// nearly every vertex holds a tentative distance by the time a pull pays.
 enum class pull_method { automatic, merge_path, group_per_row, live_rows };
 
 struct descriptor {
