@@ -1538,43 +1538,42 @@ void ewise_mult(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum,
   detail::check_launch();
 }
 
+namespace detail {
+// ⊕ (S's monoid) of `count` items of `in`, read back by the host: CUB's reduce on the context's
+// temporary storage, the result after it, one copy and one wait (a round trip). reduce and
+// reduce_min; select_reduce_min keeps its reduce on the device beside the select.
+template <class S, class In>
+typename S::value_type reduce_to_host(In in, std::size_t count, gpu_context& ctx) {
+  using W = typename S::value_type;
+  std::size_t bytes = 0;
+  W* out = nullptr;
+  TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, in, out, count, monoid_op<S>{},
+                                              S::identity(), ctx.stream()));
+  const std::size_t offset = (bytes + 255) / 256 * 256;
+  char* temp = static_cast<char*>(ctx.temp(offset + sizeof(W)));
+  out = reinterpret_cast<W*>(temp + offset);
+  TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, in, out, count, monoid_op<S>{},
+                                              S::identity(), ctx.stream()));
+  W h{};
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&h, out, sizeof(W), cudaMemcpyDeviceToHost, ctx.stream()));
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+  ctx.round_trips++;
+  return h;
+}
+}  // namespace detail
+
 template <class S, class W>
 W reduce(S, const dense_vector<W>& u, gpu_context& ctx) {
   auto in = thrust::make_transform_iterator(thrust::counting_iterator<vertex>(0),
                                             detail::present_or_identity<S, W>{u.data()});
-  std::size_t bytes = 0;
-  W* out = nullptr;
-  TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, in, out, u.size(),
-                                              detail::monoid_op<S>{}, S::identity(), ctx.stream()));
-  const std::size_t offset = (bytes + 255) / 256 * 256;
-  char* temp = static_cast<char*>(ctx.temp(offset + sizeof(W)));
-  out = reinterpret_cast<W*>(temp + offset);
-  TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, in, out, u.size(),
-                                              detail::monoid_op<S>{}, S::identity(), ctx.stream()));
-  W h{};
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&h, out, sizeof(W), cudaMemcpyDeviceToHost, ctx.stream()));
-  TROPIC_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-  return h;
+  return detail::reduce_to_host<S>(in, u.size(), ctx);
 }
 
 template <class S, class W>
 W reduce(S, const sparse_vector<W>& u, gpu_context& ctx) {
   const std::size_t k = u.nvals();
   if (k == 0) return S::identity();
-  std::size_t bytes = 0;
-  W* out = nullptr;
-  TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, u.values(), out, k,
-                                              detail::monoid_op<S>{}, S::identity(), ctx.stream()));
-  const std::size_t offset = (bytes + 255) / 256 * 256;
-  char* temp = static_cast<char*>(ctx.temp(offset + sizeof(W)));
-  out = reinterpret_cast<W*>(temp + offset);
-  TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, u.values(), out, k,
-                                              detail::monoid_op<S>{}, S::identity(), ctx.stream()));
-  W h{};
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&h, out, sizeof(W), cudaMemcpyDeviceToHost, ctx.stream()));
-  TROPIC_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-  ctx.round_trips++;
-  return h;
+  return detail::reduce_to_host<S>(u.values(), k, ctx);
 }
 
 }  // namespace tropic
@@ -1755,22 +1754,7 @@ template <class W>
 W reduce_min(const dense_vector<W>& in, value_range<W> range, gpu_context& ctx) {
   auto values = thrust::make_transform_iterator(thrust::counting_iterator<vertex>(0),
                                                 detail::range_or_identity<W>{in.data(), range});
-  std::size_t bytes = 0;
-  W* out = nullptr;
-  TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, values, out, in.size(),
-                                              detail::monoid_op<min_plus<W>>{}, infinity<W>(),
-                                              ctx.stream()));
-  const std::size_t offset = (bytes + 255) / 256 * 256;
-  char* temp = static_cast<char*>(ctx.temp(offset + sizeof(W)));
-  out = reinterpret_cast<W*>(temp + offset);
-  TROPIC_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, values, out, in.size(),
-                                              detail::monoid_op<min_plus<W>>{}, infinity<W>(),
-                                              ctx.stream()));
-  W h{};
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&h, out, sizeof(W), cudaMemcpyDeviceToHost, ctx.stream()));
-  TROPIC_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-  ctx.round_trips++;
-  return h;
+  return detail::reduce_to_host<min_plus<W>>(values, in.size(), ctx);
 }
 
 template <class W>
