@@ -43,7 +43,9 @@ cat >build-carry/setup.sh <<EOF
 # Sourced on the GPU machine from the repository root (written by scripts/device-carry.sh).
 mkdir -p /tmp/gb && tar -xJf build-carry/gb.tar.xz -C /tmp/gb
 export LD_LIBRARY_PATH=/tmp/gb\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
-[ -d $build ] || tar -xJf build-carry/build.tar.xz
+# Always unpacked when carried: a warm machine keeps the build folder of an earlier call (stale
+# binaries, or an empty folder from a call that carried no build.tar.xz).
+if [ -f build-carry/build.tar.xz ]; then tar -xJf build-carry/build.tar.xz; fi
 mkdir -p $build/test/cli  # made at configure time; the CLI tests write into it
 # ctest's files name this machine's paths: the tree, /usr/bin/cmake (the CLI tests run
 # \`cmake -P\`) and ../shared/data (the CLI tests read it).
