@@ -69,11 +69,34 @@ int main(int argc, char** argv) {
     }
     const W floor = least + (light ? 1 : delta + 1);  // the weights are integers from 1
     unsigned long long rows = 0, live = 0, bounded = 0, running = 0, open = 0;
+    // Bytes pull_live_rows would request (a model, 32-byte sectors, 4-byte weights and
+    // columns): w(i) of every row, the offsets and split of every row above the floor (empty
+    // ones too), and per live row the weight sectors up to the end of the run (a lane's 8, a
+    // group's 32, a warp's 128, a block's 1024 arcs) where the bound falls, the column sectors
+    // of the arcs within it, a sector per gather. "lightest": the same with each row's lightest
+    // weight kept beside w(i), so that only rows whose first arc is within the bound ("open")
+    // read more than those two words.
+    double bytes_now = 4.0 * g.n, bytes_lightest = 8.0 * g.n;
+    auto sectors = [](arc_index a, arc_index b) {  // 4-byte items [a, b)
+      return b > a ? double((4 * b - 1) / 32 - (4 * a) / 32 + 1) : 0.0;
+    };
     for (vertex v = 0; v < g.n; ++v) {
-      if (first(v) == last(v) || !(floor < t[v])) continue;
+      if (!(floor < t[v])) continue;
+      bytes_now += 16;  // offsets and split
+      if (first(v) == last(v)) continue;
       ++rows;
       live += last(v) - first(v);
-      open += least + g.weights[first(v)] < t[v];  // its lightest arc is within the bound
+      const bool row_open = least + g.weights[first(v)] < t[v];
+      open += row_open;  // its lightest arc is within the bound
+      const arc_index length = last(v) - first(v);
+      const arc_index run = length <= 8 ? 8 : length <= 64 ? 32 : length <= 1024 ? 128 : 1024;
+      arc_index kept = 0;
+      while (kept < length && least + g.weights[first(v) + kept] < t[v]) ++kept;
+      const arc_index read_to = std::min(last(v), first(v) + (kept / run + 1) * run);
+      const double row_bytes =
+          32 * (sectors(first(v), read_to) + sectors(first(v), first(v) + kept) + double(kept));
+      bytes_now += row_bytes;
+      if (row_open) bytes_lightest += 16 + row_bytes;
       W acc = inf;
       bool stopped = false;
       for (arc_index e = first(v); e < last(v); ++e) {
@@ -103,10 +126,11 @@ int main(int argc, char** argv) {
     if (next)
       for (vertex v : *next) listed[v] = 0;
     std::printf("  %s |B| %8zu push %10llu | pull rows %8llu (%8llu open) live %10llu bounded "
-                "%10llu (%.2f) running %10llu (%.2f)\n",
+                "%10llu (%.2f) running %10llu (%.2f) | MB now %6.0f lightest %6.0f\n",
                 light ? "light" : "heavy", frontier.size(), push, rows, open, live, bounded,
                 live ? double(bounded) / double(live) : 0.0, running,
-                live ? double(running) / double(live) : 0.0);
+                live ? double(running) / double(live) : 0.0, bytes_now / 1e6,
+                bytes_lightest / 1e6);
     total[0] += push;
     total[1] += live;
     total[2] += bounded;
