@@ -689,11 +689,10 @@ struct lane_pull {
 
 // ⊕ of u(col) ⊗ weight over the arcs first + k * stride < last, k < Items, within the row's
 // bound: the loads first, then the gathers of u (Items independent chains in flight per thread).
-// With a bound the weights come first and only the arcs within it load their columns: kron-22's
-// second bounded pull (first source: 3.2M of its 39.4M arcs within the bounds) read 490 MB in
-// 527 us with every loaded arc's column, 351 MB in 446 us without (ncu, H100, 2026-11-24; the
-// solves 4.97 -> 4.84 and 6.18 -> 5.71 ms in one A/B call). Without a bound the columns load
-// beside the weights, not after them.
+// With a bound the weights come first and only the arcs within it load their columns (in
+// kron-22's second bounded pull, first source, 3.2M of the 39.4M arcs read are within their
+// bounds): kron-22's solves 4.97 -> 4.84 and 6.18 -> 5.71 ms in one A/B call (H100, 2026-11-24).
+// Without a bound the columns load beside the weights, not after them.
 template <class S, class W, unsigned Items>
 __device__ __forceinline__ void pull_arcs(const csr_view<W>& a, const W* u, arc_index first,
                                           arc_index last, arc_index stride,
