@@ -30,7 +30,7 @@ if [ ! -f build-carry/gb.tar.xz ]; then
   tmp=$(mktemp -d)
   dpkg -x .deps/debs/libgraphblas7_*.deb "$tmp"
   lib=$(dirname "$(find "$tmp" -name 'libgraphblas.so.*' | head -1)")
-  tar -cJf build-carry/gb.tar.xz -C "$lib" .
+  XZ_OPT="-9e -T2" tar -cJf build-carry/gb.tar.xz -C "$lib" .  # -9e: 22 -> 18 MB
   rm -rf "$tmp"
 fi
 
