@@ -101,9 +101,19 @@ __global__ void split_rows(csr_view<W> a, W delta, bool all_light, arc_index* sp
 
 }  // namespace
 
+// least[u] = the weight of u's first arc (rows sorted by weight: its lightest), infinity for an
+// empty row.
+template <class W>
+__global__ void first_weights(vertex n, const arc_index* offsets, const W* weights, W* least) {
+  for (std::size_t u = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; u < n;
+       u += std::size_t(gridDim.x) * blockDim.x)
+    least[u] = offsets[u] < offsets[u + 1] ? weights[offsets[u]] : infinity<W>();
+}
+
 template <class W>
 std::size_t device_matrix<W>::bytes_needed(vertex n, arc_index arcs, bool transpose) noexcept {
-  std::size_t one = (std::size_t(n) + 1) * sizeof(arc_index) + arcs * (sizeof(vertex) + sizeof(W));
+  std::size_t one = (std::size_t(n) + 1) * sizeof(arc_index) + std::size_t(n) * sizeof(W) +
+                    arcs * (sizeof(vertex) + sizeof(W));
   // The weight sort needs a second copy of columns and weights while it runs.
   std::size_t sort_scratch = arcs * (sizeof(vertex) + sizeof(W));
   // The transpose additionally needs row-of-arc, arc order (64-bit) and the radix sort buffers.
@@ -184,6 +194,17 @@ device_matrix<W>::device_matrix(const csr<W>& g, const upload_options& opts, cud
   sort_rows_by_weight(n_, arcs_, row_offsets_.data(), columns_, weights_, stream);
   if (t_columns_.size() > 0)
     sort_rows_by_weight(n_, arcs_, t_row_offsets_.data(), t_columns_, t_weights_, stream);
+  if (n_ > 0) {
+    row_least_ = device_buffer<W>(n_, stream);
+    first_weights<<<grid_for(n_), block_threads, 0, stream>>>(n_, row_offsets_.data(),
+                                                              weights_.data(), row_least_.data());
+    if (t_columns_.size() > 0) {
+      t_row_least_ = device_buffer<W>(n_, stream);
+      first_weights<<<grid_for(n_), block_threads, 0, stream>>>(
+          n_, t_row_offsets_.data(), t_weights_.data(), t_row_least_.data());
+    }
+    TROPIC_CUDA_CHECK(cudaGetLastError());
+  }
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
@@ -191,7 +212,7 @@ template <class W>
 csr_view<W> device_matrix<W>::view() const noexcept {
   const vertex* sources = arc_sources_ ? arc_sources_->ready.load(std::memory_order_acquire) : nullptr;
   return {n_, arcs_, row_offsets_.data(), columns_.data(), weights_.data(), sources,
-          stats_.max_degree};
+          stats_.max_degree, row_least_.data()};
 }
 
 template <class W>
@@ -203,7 +224,7 @@ csr_view<W> device_matrix<W>::transpose_view() const {
                 "if_fits and it did not fit) and is not symmetric, so pull (A' x) is not available");
   if (t_row_offsets_.size() == 0) return view();  // no arcs: A' = A = empty
   return {n_, arcs_, t_row_offsets_.data(), t_columns_.data(), t_weights_.data(), nullptr,
-          t_max_row_length_};
+          t_max_row_length_, t_row_least_.data()};
 }
 
 template <class W>
@@ -228,8 +249,9 @@ const vertex* device_matrix<W>::arc_sources() const {
 template <class W>
 std::size_t device_matrix<W>::device_bytes() const noexcept {
   const bool sources = arc_sources_ && arc_sources_->ready.load(std::memory_order_acquire);
-  return row_offsets_.bytes() + columns_.bytes() + weights_.bytes() + t_row_offsets_.bytes() +
-         t_columns_.bytes() + t_weights_.bytes() + (sources ? arcs_ * sizeof(vertex) : 0);
+  return row_offsets_.bytes() + columns_.bytes() + weights_.bytes() + row_least_.bytes() +
+         t_row_offsets_.bytes() + t_columns_.bytes() + t_weights_.bytes() +
+         t_row_least_.bytes() + (sources ? arcs_ * sizeof(vertex) : 0);
 }
 
 template <class W>

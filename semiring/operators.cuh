@@ -329,6 +329,18 @@ __device__ __forceinline__ row_bound<S, W> bound_of(const pull_floor<W>& floor, 
                                                     W current) {
   return {least, current, floor.least_input != nullptr};
 }
+// Whether row i may change, from the view's lightest weights (csr_view::row_least, read beside
+// w(i)): a row whose lightest arc lies past its bound -- an empty row too -- reads nothing more.
+// The row's lightest arc is at most its part's, so the test holds for a light or heavy part.
+// Predicted (bench/tune/pull_bound_model.cpp): -2%, -8%, -30% of the bytes kron-22's first three
+// pulls request; measured: kron-22 5.10 -> 4.96 ms on the first source, 5.93 -> 5.98 on the
+// second (medians of four passes in one call, H100, 2026-11-25: within the calls' noise alone,
+// it pays with the hysteresis of delta_stepping.cu that keeps the late steps pulling).
+template <class S, class W>
+__device__ __forceinline__ bool opens(const csr_view<W>& a, const row_bound<S, W>& bound,
+                                      vertex i) {
+  return !bound.on || !a.row_least || bound.keeps(a.row_least[i]);
+}
 
 // Pull: w(i) = accum(w(i), ⊕_j u(j) ⊗ A(i, j)) for every row i of the view that the mask allows
 // (the view's rows are i's in-arcs for vxm over A'), as a merge-based SpMV (Merrill & Garland,
@@ -764,11 +776,12 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
   const unsigned lane = unsigned(thread) & (group - 1);
   const bool allowed = row < a.n && mask_allows(mask, vertex(row));
   const W current = allowed ? floor.current(w, vertex(row)) : W();
-  const bool live = allowed && floor.above(floor.template value<S>(), current);
+  const row_bound<S, W> bound = bound_of<S>(floor, floor.template least<S>(), current);
+  const bool live = allowed && floor.above(floor.template value<S>(), current) &&
+                    opens(a, bound, vertex(row));
   lane_pull<W> p{S::identity()};
   if (live) {
     const arc_index first = ranges.first(vertex(row)), last = ranges.last(vertex(row));
-    const row_bound<S, W> bound = bound_of<S>(floor, floor.template least<S>(), current);
     for (arc_index run = first + lane; run < last && !p.past_bound;
          run += arc_index(Items) * group)
       pull_arcs<S, W, Items>(a, u, run, last, group, bound, p);
@@ -894,7 +907,8 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
     arc_index first = 0, last = 0;
     const bool in_view = base + lane < a.n && mask_allows(mask, row);
     const W current = in_view ? floor.current(w, row) : W();
-    const bool allowed = in_view && floor.above(floor_value, current);
+    const bool allowed = in_view && floor.above(floor_value, current) &&
+                         opens(a, bound_of<S>(floor, least, current), row);
     if (allowed) {
       first = ranges.first(row);
       last = ranges.last(row);

@@ -328,6 +328,17 @@ TEST_SUITE("operators") {
     const device_matrix<std::uint32_t> a(g, upload_options{transpose_policy::required}, stream);
     CHECK(a.view().max_row_length == arc_index(3));
     CHECK(a.transpose_view().max_row_length == arc_index(3));  // vertex 2: from 0, 1 and 3
+    // Each row's lightest weight (the pull's row test), infinity for an empty row: A's rows
+    // {5, 1, 2}, {7}, {}, {3}; A''s (in-arcs) {}, {5}, {1, 7, 3}, {2}.
+    auto lightest = [&](const csr_view<std::uint32_t>& v) {
+      std::vector<std::uint32_t> h(v.n);
+      TROPIC_CUDA_CHECK(cudaMemcpy(h.data(), v.row_least, v.n * sizeof(std::uint32_t),
+                                   cudaMemcpyDeviceToHost));
+      return h;
+    };
+    const std::uint32_t inf = infinity<std::uint32_t>();
+    CHECK(lightest(a.view()) == std::vector<std::uint32_t>{1, 7, inf, 3});
+    CHECK(lightest(a.transpose_view()) == std::vector<std::uint32_t>{inf, 5, 1, 2});
     const device_matrix<std::uint32_t> no_t(g, upload_options{transpose_policy::none}, stream);
     CHECK(no_t.view().max_row_length == arc_index(3));
     CHECK_FALSE(no_t.has_transpose());

@@ -31,6 +31,10 @@ struct csr_view {
   // The longest row of the view (arcs); 0 when unknown. The pull picks its kernel by it
   // (descriptor::pull, tuning::pull_group_max_row).
   arc_index max_row_length = 0;
+  // Each row's lightest weight (its first arc's), infinity for an empty row; null when unknown.
+  // A floored pull reads it beside w(i) and skips a row whose lightest arc is past the row's
+  // bound without reading its offsets or arcs (row_bound, semiring/operators.cuh).
+  const W* row_least = nullptr;
 };
 
 // Per-row arc ranges [first[u], last[u]) inside a csr_view: "A restricted to each row's light
@@ -101,6 +105,7 @@ class device_matrix {
   device_buffer<arc_index> row_offsets_, t_row_offsets_;
   device_buffer<vertex> columns_, t_columns_;
   device_buffer<W> weights_, t_weights_;
+  device_buffer<W> row_least_, t_row_least_;  // csr_view::row_least of A and A'
   // Built on demand by arc_sources(); behind a pointer so that the matrix stays movable.
   struct arc_source_cache {
     std::mutex building;
