@@ -349,14 +349,30 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     // B = { v : iΔ <= t[v] < (i+1)Δ }
     if (!selected) select(B, t, bucket, ctx);
     selected = false;
+    bool pulled = false;  // the bucket's last light step pulled
     do {
       while (B.nvals() > 0 && !device_driven) {
         // tB = t .* B
         gather(tB, t, B, ctx);
         st.vertices_relaxed += tB.nvals();
+        // Direction-optimising hysteresis (Beamer et al., SC'12, section 3; LAGraph's BFS makes
+        // the same choice in the algorithm): after a pull, the bucket's next light steps pull
+        // while B holds more than n / tuning::pull_stay_rows_ratio rows. Each pull reads its
+        // rows only up to their bounds (row_bound), which tighten as the bucket settles, while
+        // a push reads all of B's arcs: kron-22's eighth step, 656k rows after three pulls,
+        // pushed 7.9M arcs (0.31 ms) where a pull reads 0.5M within the bounds. With the rows'
+        // lightest weights (csr_view::row_least) beside it: kron-22 5.10 -> 4.81 and 5.93 ->
+        // 5.98 ms, kron-20 2.41 -> 2.27 and 2.47 -> 2.57 (medians of four passes in one call,
+        // H100, 2026-11-25); without them it was mixed (-8% .. +11% by graph).
+        descriptor step = desc;
+        if (pulled && desc.dir == direction::automatic &&
+            double(tB.nvals()) * tuning::pull_stay_rows_ratio > double(n))
+          step.dir = direction::pull;
+        const std::uint64_t pulls = counters.pull_calls;
         // t = min(t, AL' min.+ tB);  B = { v : r[v] < t[v], iΔ <= r[v] < (i+1)Δ }
-        vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, tB, light(A, *split), desc,
+        vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, tB, light(A, *split), step,
             ctx, &B, bucket, &counters);
+        pulled = counters.pull_calls > pulls;
         ++st.iterations;
         const std::size_t rows = tB.nvals();
         small_steps = double(rows) * mean_degree < tuning::device_loop_step_arcs

@@ -41,6 +41,10 @@ inline constexpr std::uint64_t pull_group_max_row = 32;
 // counted only above n / arc_count_rows_ratio rows (below, a push is cheap whatever its rows).
 inline constexpr double skewed_degree_ratio = 16;
 inline constexpr std::uint64_t arc_count_rows_ratio = 64;
+// Delta-stepping's light steps keep pulling after a pull while the frontier holds more than
+// n / pull_stay_rows_ratio rows (Beamer et al.'s bottom-up-to-top-down switch, whose beta = 24
+// this is).
+inline constexpr double pull_stay_rows_ratio = 24;
 // Delta-stepping hands its loop to the GPU (loop_control::automatic) after this many light steps
 // in a row each touched fewer arcs than device_loop_step_arcs (estimated as frontier x mean
 // degree): at the H100's ~50 GTEPS for a push, a million arcs take ~20 µs, the cost of one host
