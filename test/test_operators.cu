@@ -12,6 +12,7 @@
 #include "gpu_test.hpp"
 #include "operator_spec.hpp"
 #include "random_graphs.hpp"
+#include "tropic/generate.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
 #include "tropic/tuning.hpp"
@@ -365,6 +366,52 @@ TEST_SUITE("operators") {
   TEST_CASE_TEMPLATE("min-plus vxm / mxv with a vertex of degree 100k", W, std::uint32_t, float) {
     TROPIC_REQUIRE_GPU();
     check_vxm_mxv<min_plus<W>>(star<W>(100000, 5), 5, true);
+  }
+
+  // push_merge_path stages each tile's improved targets in shared memory and appends them with
+  // one atomic per tile: a frontier of more arcs than the grid's tiles makes blocks take several
+  // tiles, each flushing and reusing the stage.
+  TEST_CASE("min-plus vxm push: a frontier of more arcs than the grid holds tiles") {
+    TROPIC_REQUIRE_GPU();
+    using W = std::uint32_t;
+    using S = min_plus<W>;
+    const csr<W> g = generate_uniform<W>(vertex(1) << 16, 40, 7);
+    const std::size_t grid_tiles =
+        tuning::push_max_blocks * tuning::push_threads * tuning::push_items_per_thread;
+    REQUIRE(g.arcs() > grid_tiles);
+    cuda_stream stream;
+    gpu_context ctx(stream);
+    const device_matrix<W> a(g, upload_options{transpose_policy::none}, stream);
+    test_rng rng(11);
+    std::vector<vertex> ui;
+    std::vector<W> uv;
+    for (vertex i = 0; i < g.n; ++i) {
+      ui.push_back(i);
+      uv.push_back(W(rng.below(1000)));
+    }
+    const std::vector<W> w0 = random_dense<W>(rng, g.n, 0.5);
+    dense_vector<W> w(g.n, stream);
+    w.upload(w0);
+    sparse_vector<W> u(g.n, stream), improved(g.n, stream);
+    u.upload(ui, uv);
+    descriptor d;
+    d.dir = direction::push;
+    d.balance = load_balance::merge_path;
+    const value_range<W> range{W(0), W(600)};
+    vxm(w, no_mask<W>(), accumulator::min, S{}, u, all_of(a), d, ctx, &improved,
+        range);
+    std::vector<W> want = w0;
+    spec::write<S>(want, spec::vxm<S>(g, ui, uv, row_part::all, W(0)),
+                   static_cast<const std::vector<W>*>(nullptr), mask_kind::none,
+                   false, accumulator::min, false);
+    CHECK(w.to_host() == want);
+    std::vector<vertex> listed = improved.indices_to_host();
+    std::sort(listed.begin(), listed.end());
+    std::vector<vertex> expect;
+    for (vertex i = 0; i < g.n; ++i)
+      if (want[i] < w0[i] && want[i] < range.hi) expect.push_back(i);
+    CHECK(listed.size() > grid_tiles / 1024);  // improvements in many tiles
+    CHECK(listed == expect);
   }
 
   // The pull is a merge-path SpMV over row ends and arcs (semiring/operators.cuh): rows at and
