@@ -68,7 +68,7 @@ fi
 
 if ((sanitize)); then
   # The sanitizers slow kernels 10-100x: run the GPU suites on their smaller cases.
-  cases='*small graph for the sanitizers*,*vertex of degree 100k*,*at or below the floor*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*,*pull group per row*(min-plus)*,*vxm_closure*'
+  cases='*small graph for the sanitizers*,*vertex of degree 100k*,*at or below the floor*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*,*pull group per row*(min-plus)*,*vxm_closure*,*more arcs than the grid holds tiles*'
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
     # Under racecheck, delta_stepping's 40 solves of a Kronecker graph in "the same distances on
