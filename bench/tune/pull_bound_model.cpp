@@ -9,16 +9,21 @@
 // (semiring/operators.cuh) and bench/RESULTS.md's session-16 notes. Not part of the build; from
 // the repository root:
 //   g++ -O2 -std=c++17 -fopenmp -Ilib bench/tune/pull_bound_model.cpp lib/csr.cpp \
-//       lib/generate.cpp -o /tmp/pull_bound_model && /tmp/pull_bound_model kron:22:16 2649658
+//       lib/generate.cpp lib/io.cpp -lz -o /tmp/pull_bound_model &&
+//   /tmp/pull_bound_model kron:22:16 2649658
+// A third argument N finishes the search as one bucket (every arc light) after bucket N, as
+// delta_stepping.cu's widened tail does: `... kron:22:16 2649658 0` prints the steps it takes.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "tropic/csr.hpp"
 #include "tropic/generate.hpp"
+#include "tropic/io.hpp"
 
 using namespace tropic;
 using W = std::uint32_t;
@@ -26,11 +31,19 @@ using W = std::uint32_t;
 int main(int argc, char** argv) {
   const char* spec = argc > 1 ? argv[1] : "kron:22:16";
   const vertex source = argc > 2 ? vertex(std::atol(argv[2])) : 2649658;
-  csr<W> g = generate<W>(spec, 1);
+  // A generator spec, or a file (read as the CLI reads it: hashed weights of seed 1).
+  const std::string path = spec;
+  read_options read;
+  read.weight_seed = 1;
+  csr<W> g = path.find(':') != std::string::npos ? generate<W>(spec, 1) : read_graph<W>(path, read);
   const graph_stats s = compute_stats(g);
   // The automatic Δ at a mean degree of 16 or more: choose_delta's 32 x mean weight / mean
   // degree, integral.
-  const W delta = W(std::max(1.0, std::floor(32.0 * s.avg_weight / std::max(1.0, s.avg_degree))));
+  // A fourth argument sets Δ (the library's choice below a mean degree of 16 differs: the CLI's
+  // `-v` prints it).
+  const W delta = argc > 4 ? W(std::atol(argv[4]))
+                           : W(std::max(1.0, std::floor(32.0 * s.avg_weight /
+                                                        std::max(1.0, s.avg_degree))));
   std::printf("%s: n %u, arcs %llu, delta %u, source %u\n", spec, g.n,
               (unsigned long long)g.arcs(), delta, source);
   // Rows sorted by weight, as the device matrix keeps them; light_end[v]: v's first heavy arc.
@@ -136,8 +149,27 @@ int main(int argc, char** argv) {
     total[2] += bounded;
     total[3] += running;
   };
+  const int widen_after = argc > 3 ? std::atoi(argv[3]) : -1;
+  bool wide = false;
   for (std::uint64_t i = 0;;) {
-    const W lo = W(i * delta), hi = W((i + 1) * delta);
+    W lo = W(i * delta), hi = W((i + 1) * delta);
+    if (wide) hi = inf;
+    if (wide) {
+      // One bucket [lo, inf), every arc light: Bellman-Ford from here.
+      std::printf("wide bucket [%u, inf)\n", lo);
+      std::vector<vertex> B;
+      for (vertex v = 0; v < g.n; ++v)
+        if (lo <= t[v] && t[v] < hi) B.push_back(v);
+      auto saved = light_end;
+      for (vertex v = 0; v < g.n; ++v) light_end[v] = g.row_offsets[v + 1];
+      while (!B.empty()) {
+        std::vector<vertex> next;
+        step(true, lo, hi, B, &next);
+        B.swap(next);
+      }
+      light_end = saved;
+      break;
+    }
     std::printf("bucket %llu [%u, %u)\n", (unsigned long long)i, lo, hi);
     std::vector<vertex> B;
     for (vertex v = 0; v < g.n; ++v)
@@ -156,6 +188,18 @@ int main(int argc, char** argv) {
       if (t[v] >= hi && t[v] != inf) lowest = std::min(lowest, t[v]);
     if (lowest == inf) break;
     i = lowest / delta;
+    // delta_stepping.cu's widened-tail test after this bucket: settled vertices and the next
+    // bucket against the vertices with out-arcs.
+    std::size_t settled_now = 0, next_bucket = 0;
+    for (vertex v = 0; v < g.n; ++v) {
+      settled_now += t[v] < hi;
+      next_bucket += hi <= t[v] && t[v] < W(hi + delta);
+    }
+    std::printf("  after it: settled %zu + next bucket %zu = %.3f of the %llu vertices with arcs\n",
+                settled_now, next_bucket,
+                double(settled_now + next_bucket) / double(g.n - s.isolated),
+                (unsigned long long)(g.n - s.isolated));
+    if (widen_after >= 0 && i > std::uint64_t(widen_after)) wide = true;
   }
   std::printf("total: push %llu, live %llu, bounded %llu, running %llu\n", total[0], total[1],
               total[2], total[3]);
