@@ -47,6 +47,7 @@ namespace {
 template <class W>
 struct bucket_bounds {
   double delta;  // the width actually used (integral for integer W)
+  W origin = W(0);  // with an infinite width, the one bucket's lower end (a widened tail's)
 
   // A width at or beyond the largest finite W is one bucket (Bellman-Ford).
   __host__ __device__ static double width_for(double requested) {
@@ -58,9 +59,15 @@ struct bucket_bounds {
       return requested;
   }
   explicit bucket_bounds(double requested) : delta(width_for(requested)) {}
+  // One bucket, [origin, ∞): every distance below origin is settled.
+  static bucket_bounds from(W origin) {
+    bucket_bounds b(std::numeric_limits<double>::infinity());
+    b.origin = origin;
+    return b;
+  }
 
   __host__ __device__ W bound(std::uint64_t i) const {
-    if (std::isinf(delta)) return i == 0 ? W(0) : infinity<W>();
+    if (std::isinf(delta)) return i == 0 ? origin : infinity<W>();
     if constexpr (std::is_integral_v<W>) {
       using U = std::make_unsigned_t<W>;
       const U d = static_cast<U>(delta);
@@ -333,6 +340,11 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   std::size_t last_rows = 0;
   bool narrowed = false;     // this bucket is selected again under the heuristic's Δ
   bool wide_search = false;  // narrowed once: the host drives to the end
+  // The tail of a short, wide search finishes as one bucket (below).
+  bool may_widen_tail =
+      !(opts.delta > 0) && !bellman_ford && opts.algorithm != algorithm::edge_wise;
+  std::uint64_t settled = 0;  // vertices of the buckets finished so far (their S)
+  const double with_arcs = double(n) - double(A.stats().isolated);
   std::uint64_t i = 0;
   bool selected = false;  // B holds bucket i already: selected with the step to it
   for (;;) {
@@ -350,6 +362,7 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     if (!selected) select(B, t, bucket, ctx);
     selected = false;
     bool pulled = false;  // the bucket's last light step pulled
+    std::size_t settled_here = 0;
     do {
       while (B.nvals() > 0 && !device_driven) {
         // tB = t .* B
@@ -409,6 +422,7 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
       // S = { v : iΔ <= t[v] < (i+1)Δ }: every vertex settled in bucket i (with its distance)
       select(S, t, bucket, ctx);
       st.vertices_relaxed += S.nvals();
+      settled_here = S.nvals();  // the last selection: a float bucket may repeat its light loop
       // t = min(t, AH' min.+ (t .* S)); B = stragglers back in bucket i (rounding only). With
       // integer weights and a bucket closed above there are none -- t[v] >= iΔ and w > Δ make
       // t[v] + w > (i+1)Δ -- so the step lists nothing and costs no round trip (B is empty:
@@ -417,6 +431,7 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
       vxm(t, no_mask<W>(), accumulator::min, min_plus_semiring, S, heavy(A, *split), desc, ctx,
           stragglers ? &B : nullptr, bucket, &counters);
     } while (B.nvals() > 0);
+    settled += settled_here;
     if (device_driven || narrowed) {
       --st.buckets;  // bucket i is counted again by the device-driven loop, or when reselected
       narrowed = false;
@@ -433,6 +448,31 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     if (next == infinity<W>()) break;
     const std::uint64_t following = buckets.index_of(next);
     selected = following == i + 1;
+    // A short, wide search (Kronecker graphs: ~99.9% of the vertices with arcs settled or in
+    // the next bucket after the first one) finishes as one bucket [(i+1)Δ, ∞) with every arc
+    // light, i.e. as Bellman-Ford from the settled vertices on: its tail of buckets, a few
+    // hundred thousand rows of few light arcs and then ever fewer, took 11-12 steps, 4 selects of
+    // S, 4 advances and ~16 host round trips (76 small kernels, 0.62 / 0.55 ms of kron-22's two
+    // solves, ncu, H100, 2026-11-25) where one bucket takes 3 light steps (the CPU model,
+    // bench/tune/pull_bound_model.cpp). A long search (grids, roads) never has that share
+    // within tuning::widen_tail_within_buckets buckets; Bellman-Ford over one's remainder
+    // relaxes many times the arcs delta-stepping does. Measured (H100, 2026-11-25, two A/B
+    // passes, scripts/device-ab.sh): kron-22 4.23/4.32 -> 3.61/3.78 ms and 5.70/5.46 ->
+    // 4.77/4.88 ms on its two bench sources (5 -> 2 buckets, 39 -> 25 round trips, +0.002% arcs),
+    // kron-20 -17 to -24%; uniform, grid, NY, cnr, Slashdot, mdual unchanged within noise.
+    if (may_widen_tail && has_heavy && i + 1 < tuning::widen_tail_within_buckets &&
+        double(settled + (selected ? B.nvals() : 0)) >=
+            tuning::widen_tail_reached_share * with_arcs) {
+      may_widen_tail = false;
+      may_narrow = false;  // narrowing rebuilds the buckets from 0: not past a widened origin
+      buckets = bucket_bounds<W>::from(bucket.hi);
+      split.emplace(A, buckets.delta, ctx);
+      has_heavy = any_heavy();
+      st.widened_at = double(bucket.hi);
+      i = 0;
+      selected = false;
+      continue;
+    }
     i = following;
   }
   st.milliseconds = timer.elapsed_ms();

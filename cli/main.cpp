@@ -363,6 +363,9 @@ int sssp_command(int argc, char** argv) {
           g.arcs() ? double(r.stats.arcs_relaxed) / double(g.arcs()) : 0.0,
           (unsigned long long)r.stats.host_round_trips,
           (unsigned long long)r.stats.device_loop_buckets);
+    if (opts.verbose && !std::isinf(r.stats.widened_at))
+      std::printf("  the search finished as one bucket from distance %s\n",
+                  significant(r.stats.widened_at, 6).c_str());
     std::fflush(stdout);
 
     if (!output.empty()) write_distances(output, r, opts.parents);

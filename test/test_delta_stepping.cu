@@ -220,6 +220,36 @@ TEST_SUITE("delta_stepping") {
     CHECK(kept.stats.delta == doctest::Approx(std::floor(4 * choose_delta(g.stats()))));
   }
 
+  TEST_CASE("a short and wide search finishes as one bucket; a grid does not") {
+    TROPIC_REQUIRE_GPU();
+    // kron:16:16 from its largest hub: after bucket 0 the settled vertices and bucket 1 hold
+    // 99.9% of the vertices with arcs (40,806 + 5,815 of 46,689, the CPU model), so the rest
+    // runs as one bucket from bucket 1's lower end; a grid's buckets each hold a band of it.
+    options o;
+    o.algorithm = algorithm::delta_stepping;
+    o.parents = true;
+    const csr<std::uint32_t> kron = generate<std::uint32_t>("kron:16:16", 1);
+    const device_matrix<std::uint32_t> k(kron);
+    vertex hub = 0;
+    for (vertex v = 0; v < kron.n; ++v)
+      if (kron.degree(v) > kron.degree(hub)) hub = v;
+    for (loop_control loop : {loop_control::automatic, loop_control::host}) {
+      o.loop = loop;
+      const auto widened = sssp(k, hub, o);
+      CHECK(verify(kron, hub, dijkstra(kron, hub, false).distances, widened) == "");
+      CHECK(widened.stats.widened_at == doctest::Approx(widened.stats.delta));
+    }
+    o.loop = loop_control::automatic;
+    o.delta = 2 * choose_delta(k.stats());  // a Δ the caller chose is kept to the end
+    CHECK(std::isinf(sssp(k, hub, o).stats.widened_at));
+    o.delta = 0;
+    const csr<std::uint32_t> grid = generate_grid<std::uint32_t>(256, 256, 5);
+    const device_matrix<std::uint32_t> g(grid);
+    const auto kept = sssp(g, 0, o);
+    CHECK(verify(grid, 0, dijkstra(grid, 0, false).distances, kept) == "");
+    CHECK(std::isinf(kept.stats.widened_at));
+  }
+
   TEST_CASE_TEMPLATE("the light closure's local rounds and queue size never change the answer", W,
                      std::uint32_t, float) {
     TROPIC_REQUIRE_GPU();

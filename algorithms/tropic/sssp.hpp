@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +73,8 @@ struct statistics {
   std::uint64_t arcs_relaxed = 0;      // arcs scanned
   std::uint64_t host_round_trips = 0;  // device-to-host waits inside the solve (GPU algorithms)
   std::uint64_t device_loop_buckets = 0;  // buckets run by the GPU-driven loop (delta-stepping)
+  double widened_at = std::numeric_limits<double>::infinity();  // delta-stepping: the distance
+                                       // from which one bucket finished a short, wide search
   double milliseconds = 0;             // the solve alone (no upload, no download)
   double setup_milliseconds = 0;       // upload / conversion before the solve
 };

@@ -65,6 +65,13 @@ inline constexpr double device_loop_growth = 2;
 // (frontiers ~ hops or hops^2) do not reach in a few steps; such a search then stays
 // host-driven (algorithms/delta_stepping.cu).
 inline constexpr unsigned narrow_growing_steps = 3;
+// Delta-stepping finishes a search as one bucket (every arc light, Bellman-Ford from there) when,
+// after bucket i < widen_tail_within_buckets - 1, the settled vertices and the next bucket
+// together hold widen_tail_reached_share of the vertices with out-arcs: kron-20/22's first
+// bucket leaves 96-100% of them settled or in the second (the CPU model, bench/tune), a grid
+// or road network reaches that share after tens of buckets.
+inline constexpr std::uint64_t widen_tail_within_buckets = 4;
+inline constexpr double widen_tail_reached_share = 0.95;
 inline constexpr std::size_t narrow_min_rows = 1024;
 // The grid of the device-driven loop's persistent kernels (the closure, delta-stepping's bucket
 // loop): enough thread groups for the frontiers of road-like graphs (a few thousand rows) in one
