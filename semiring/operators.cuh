@@ -817,11 +817,11 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
 // change. The merge path walks every row end and arc of the view whatever the floor excludes,
 // and its time is those instructions: kron-22's heavy pull with 1.3% of its arcs live took 1.04
 // ms against 1.19 with none excluded (ncu, 2026-11-24: SM throughput 59%, L2 6%). Here the 32
-// lanes of a warp test 32 consecutive rows (mask, floor, an empty part) at once; a lane pulls a
-// row of at most pull_live_short arcs alone (loads, then gathers), a group of 8 lanes one of at
-// most pull_live_group_row (four such rows at once), and the warp takes the longer live rows in
-// turn, each lane loading pull_live_items arcs before their gathers, a shuffle reduction, the
-// row written by lane 0. A row longer than pull_live_long_row arcs (a hub: one
+// lanes of a warp test 32 consecutive rows (mask, floor, an empty part) at once; a lane pulls
+// its row's first pull_live_short arcs alone (loads, then gathers), a group of 8 lanes the rest
+// of a row with at most pull_live_group_row arcs left (four such rows at once), and the warp
+// takes the longer rests in turn, each lane loading pull_live_items arcs before their gathers, a
+// shuffle reduction, the row written by lane 0. A row longer than pull_live_long_row arcs (a hub: one
 // warp would walk it alone) is listed for pull_long_rows. pull_live_choice decides on the device
 // which of this and the merge path runs a pull: the merge path when nearly every arc is live
 // (the first light pulls of kron-22's second source: 1.32 ms against 1.03 + 0.40 for the long
@@ -931,6 +931,7 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
       last = ranges.last(row);
     }
     const arc_index length = last - first;
+    W head = S::identity();  // the ⊕ of the row's arcs this lane read alone
     if (length > pull_live_long_row) {
       const arc_index chunk = S::is_min_monoid ? pull_long_chunk : length;
       const unsigned chunks = unsigned((length + chunk - 1) / chunk);
@@ -938,17 +939,30 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
       const unsigned part = unsigned(atomicAdd(&long_rows.rows[1], (unsigned long long)chunks));
       long_rows.records[record] = {row, chunks, S::identity()};
       for (unsigned c = 0; c < chunks; ++c) long_rows.parts[part + c] = {record, c};
-    } else if (allowed && length <= pull_live_short) {
-      // This lane's row alone (an empty one too: accumulator::none writes it).
+    } else if (allowed) {
+      // Every lane reads its row's first pull_live_short arcs alone. Where the bound ends
+      // among them (nearly every row of a late pull: kron-22's last light pulls read 1.1 arcs
+      // per open row, bench/tune/pull_bound_model.cpp), or the row has no more (an empty one
+      // too: accumulator::none writes it), the lane writes the row; the rest of a longer row
+      // goes to its group or the warp below, from arc first + pull_live_short on. A warp then
+      // waits for one chain of dependent loads (weights, columns, u) per step of 32 rows where
+      // it waited for one per group of four and per warp-shared row.
       lane_pull<W> p{S::identity()};
-      pull_arcs<S, W, unsigned(pull_live_short)>(a, u, first, last, 1,
-                                                 bound_of<S>(floor, least, current), p);
+      pull_arcs<S, W, unsigned(pull_live_short)>(a, u, first, min(last, first + pull_live_short),
+                                                 1, bound_of<S>(floor, least, current), p);
       read += p.read;
-      pull_write<S>(w, row, p.acc, accum, improved, improved_count, range);
+      if (p.past_bound || length <= pull_live_short) {
+        pull_write<S>(w, row, p.acc, accum, improved, improved_count, range);
+        last = first;  // finished
+      } else {
+        head = p.acc;
+        first += pull_live_short;
+      }
     }
-    // Rows of up to pull_live_group_row arcs: an 8-lane group each, four rows at once (the
-    // warp's g-th group takes the g-th such row of the round).
-    const bool grouped = length > pull_live_short && length <= pull_live_group_row;
+    const arc_index rest = last - first;  // a long row's: listed above
+    // Rows with up to pull_live_group_row arcs left: an 8-lane group each, four rows at once
+    // (the warp's g-th group takes the g-th such row of the round).
+    const bool grouped = rest > 0 && rest <= pull_live_group_row;
     for (unsigned pending = __ballot_sync(~0u, grouped); pending;) {
       const unsigned group = lane / 8, member = lane % 8;
       const unsigned k = __fns(pending, 0, int(group) + 1);  // ~0u: no row for this group
@@ -964,11 +978,12 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
       W acc = p.acc;
       for (int offset = 4; offset > 0; offset /= 2)
         acc = S::add(acc, __shfl_down_sync(~0u, acc, offset, 8));
+      acc = S::add(acc, __shfl_sync(~0u, head, int(from)));
       if (k < 32 && member == 0)
         pull_write<S>(w, vertex(base + k), acc, accum, improved, improved_count, range);
       for (int taken = 0; taken < 4 && pending; ++taken) pending &= pending - 1;
     }
-    const bool shared = length > pull_live_group_row && length <= pull_live_long_row;
+    const bool shared = rest > pull_live_group_row && rest <= pull_live_long_row;
     for (unsigned pending = __ballot_sync(~0u, shared); pending; pending &= pending - 1) {
       const int k = __ffs(pending) - 1;
       const arc_index f = __shfl_sync(~0u, first, k), l = __shfl_sync(~0u, last, k);
@@ -980,6 +995,7 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
       W acc = p.acc;
       for (int offset = 16; offset > 0; offset /= 2)
         acc = S::add(acc, __shfl_down_sync(~0u, acc, offset));
+      acc = S::add(acc, __shfl_sync(~0u, head, k));
       if (lane == 0)
         pull_write<S>(w, vertex(base + unsigned(k)), acc, accum, improved, improved_count, range);
     }
