@@ -906,8 +906,15 @@ pull_live_choice(csr_view<W> a, row_ranges ranges, const W* w, mask_view<W> mask
   if (threadIdx.x == 0) *choice = double(lives) <= pull_live_share * double(parts) ? 1u : 0u;
 }
 
+// pull_live_rows waits on chains of dependent loads, so warps in flight matter more than
+// registers: four blocks per SM (64 registers, no spill) against three at the 79 registers
+// ptxas takes unbounded, kron-22's second source's seven pulls 2.14 -> 1.97 ms and its solve
+// 4.29 / 4.48 -> 4.07 / 4.29 ms; six blocks (40 registers, 340 bytes of spill stores) 3.77 ms
+// of pulls (H100, one call, 2026-11-25, bench/results/2026-11-25-h100-run26/sweeps/).
+inline constexpr int pull_live_min_blocks = 4;
+
 template <class S, class W>
-__global__ void __launch_bounds__(tuning::block_threads)
+__global__ void __launch_bounds__(tuning::block_threads, pull_live_min_blocks)
 pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
                accumulator accum, pull_floor<W> floor, vertex* improved,
                unsigned long long* improved_count, value_range<W> range,
@@ -946,7 +953,9 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
       // too: accumulator::none writes it), the lane writes the row; the rest of a longer row
       // goes to its group or the warp below, from arc first + pull_live_short on. A warp then
       // waits for one chain of dependent loads (weights, columns, u) per step of 32 rows where
-      // it waited for one per group of four and per warp-shared row.
+      // it waited for one per group of four and per warp-shared row. kron-22's second source:
+      // its seven pulls 2.54 -> 2.14 ms (ncu), solves 3.79 / 3.92 -> 3.47 / 3.65 ms and 4.93 /
+      // 4.84 -> 4.39 / 4.45 on the two sources (H100, one call, two passes, 2026-11-25).
       lane_pull<W> p{S::identity()};
       pull_arcs<S, W, unsigned(pull_live_short)>(a, u, first, min(last, first + pull_live_short),
                                                  1, bound_of<S>(floor, least, current), p);
