@@ -910,11 +910,13 @@ pull_live_choice(csr_view<W> a, row_ranges ranges, const W* w, mask_view<W> mask
 // registers: four blocks per SM (64 registers, no spill) against three at the 79 registers
 // ptxas takes unbounded, kron-22's second source's seven pulls 2.14 -> 1.97 ms and its solve
 // 4.29 / 4.48 -> 4.07 / 4.29 ms; six blocks (40 registers, 340 bytes of spill stores) 3.77 ms
-// of pulls (H100, one call, 2026-11-25, bench/results/2026-11-25-h100-run26/sweeps/).
-inline constexpr int pull_live_min_blocks = 4;
+// of pulls (H100, one call, 2026-11-25, bench/results/2026-11-25-h100-run26/sweeps/). 64-bit
+// values would spill at four (104-156 bytes, ptxas): they keep three.
+template <class W>
+inline constexpr int pull_live_min_blocks = sizeof(W) <= 4 ? 4 : 3;
 
 template <class S, class W>
-__global__ void __launch_bounds__(tuning::block_threads, pull_live_min_blocks)
+__global__ void __launch_bounds__(tuning::block_threads, pull_live_min_blocks<W>)
 pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
                accumulator accum, pull_floor<W> floor, vertex* improved,
                unsigned long long* improved_count, value_range<W> range,
