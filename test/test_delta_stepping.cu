@@ -24,6 +24,14 @@ using namespace tropic;
 
 namespace {
 
+// sssp on the GPU (g uploaded for the call), its answer checked against the CPU Dijkstra.
+result<std::uint32_t> checked_sssp(const csr<std::uint32_t>& g, vertex source, const options& o) {
+  const device_matrix<std::uint32_t> a(g);
+  result<std::uint32_t> r = sssp(a, source, o);
+  CHECK(verify(g, source, dijkstra(g, source, false).distances, r) == "");
+  return r;
+}
+
 template <class W>
 void check_against_dijkstra(const csr<W>& g, vertex source, algorithm algo, double delta,
                             const device_matrix<W>& a) {
@@ -208,16 +216,12 @@ TEST_SUITE("delta_stepping") {
     o.algorithm = algorithm::delta_stepping;
     o.parents = true;
     const csr<std::uint32_t> wide = generate<std::uint32_t>("uniform:65536:4", 5);
-    const device_matrix<std::uint32_t> w(wide);
-    const double heuristic = choose_delta(w.stats());
-    const auto narrowed = sssp(w, 0, o);
-    CHECK(verify(wide, 0, dijkstra(wide, 0, false).distances, narrowed) == "");
+    const double heuristic = choose_delta(compute_stats(wide));
+    const auto narrowed = checked_sssp(wide, 0, o);
     CHECK(narrowed.stats.delta == doctest::Approx(std::floor(std::floor(4 * heuristic) / 4)));
     const csr<std::uint32_t> grid = generate_grid<std::uint32_t>(256, 256, 5);
-    const device_matrix<std::uint32_t> g(grid);
-    const auto kept = sssp(g, 0, o);
-    CHECK(verify(grid, 0, dijkstra(grid, 0, false).distances, kept) == "");
-    CHECK(kept.stats.delta == doctest::Approx(std::floor(4 * choose_delta(g.stats()))));
+    const auto kept = checked_sssp(grid, 0, o);
+    CHECK(kept.stats.delta == doctest::Approx(std::floor(4 * choose_delta(compute_stats(grid)))));
   }
 
   TEST_CASE("a short and wide search finishes as one bucket; a grid does not") {
@@ -229,25 +233,20 @@ TEST_SUITE("delta_stepping") {
     o.algorithm = algorithm::delta_stepping;
     o.parents = true;
     const csr<std::uint32_t> kron = generate<std::uint32_t>("kron:16:16", 1);
-    const device_matrix<std::uint32_t> k(kron);
     vertex hub = 0;
     for (vertex v = 0; v < kron.n; ++v)
       if (kron.degree(v) > kron.degree(hub)) hub = v;
     for (loop_control loop : {loop_control::automatic, loop_control::host}) {
       o.loop = loop;
-      const auto widened = sssp(k, hub, o);
-      CHECK(verify(kron, hub, dijkstra(kron, hub, false).distances, widened) == "");
+      const auto widened = checked_sssp(kron, hub, o);
       CHECK(widened.stats.widened_at == doctest::Approx(widened.stats.delta));
     }
     o.loop = loop_control::automatic;
-    o.delta = 2 * choose_delta(k.stats());  // a Δ the caller chose is kept to the end
-    CHECK(std::isinf(sssp(k, hub, o).stats.widened_at));
+    o.delta = 2 * choose_delta(compute_stats(kron));  // a Δ the caller chose is kept to the end
+    CHECK(std::isinf(checked_sssp(kron, hub, o).stats.widened_at));
     o.delta = 0;
     const csr<std::uint32_t> grid = generate_grid<std::uint32_t>(256, 256, 5);
-    const device_matrix<std::uint32_t> g(grid);
-    const auto kept = sssp(g, 0, o);
-    CHECK(verify(grid, 0, dijkstra(grid, 0, false).distances, kept) == "");
-    CHECK(std::isinf(kept.stats.widened_at));
+    CHECK(std::isinf(checked_sssp(grid, 0, o).stats.widened_at));
   }
 
   TEST_CASE_TEMPLATE("the light closure's local rounds and queue size never change the answer", W,
