@@ -339,7 +339,7 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   unsigned small_steps = 0, growing_steps = 0;
   std::size_t last_rows = 0;
   bool narrowed = false;     // this bucket is selected again under the heuristic's Δ
-  bool wide_search = false;  // narrowed once: the host drives to the end
+  bool wide_search = false;  // narrowed or widened once: the host drives to the end
   // The tail of a short, wide search finishes as one bucket (below).
   bool may_widen_tail =
       !(opts.delta > 0) && !bellman_ford && opts.algorithm != algorithm::edge_wise;
@@ -465,6 +465,7 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
             tuning::widen_tail_reached_share * with_arcs) {
       may_widen_tail = false;
       may_narrow = false;  // narrowing rebuilds the buckets from 0: not past a widened origin
+      wide_search = true;  // the host drives the widened bucket (a few big steps) to the end
       buckets = bucket_bounds<W>::from(bucket.hi);
       split.emplace(A, buckets.delta, ctx);
       has_heavy = any_heavy();
