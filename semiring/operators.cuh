@@ -822,8 +822,8 @@ pull_group_per_row(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view
 // of a row with at most pull_live_group_row arcs left (four such rows at once), and the warp
 // takes the longer rests in turn, each lane loading pull_live_items arcs before their gathers, a
 // shuffle reduction, the row written by lane 0. A row longer than pull_live_long_row arcs (a hub:
-// one warp would walk it alone) is listed for pull_long_rows. pull_live_choice decides on the device
-// which of this and the merge path runs a pull: the merge path when nearly every arc is live
+// one warp would walk it alone) is listed for pull_long_rows. pull_live_choice decides on the
+// device which of this and the merge path runs a pull: the merge path when nearly every arc is live
 // (the first light pulls of kron-22's second source: 1.32 ms against 1.03 + 0.40 for the long
 // rows here), this when fewer are (its first source's heavy pull: 0.20 ms against 1.19; ncu,
 // 2026-11-24).
