@@ -91,51 +91,6 @@ __device__ __forceinline__ void push_row(const closure_args<W>& c, const closure
   }
 }
 
-// The mask of the lanes of this thread's group of Group lanes within its warp.
-template <int Group>
-__device__ __forceinline__ unsigned group_lanes_mask() {
-  return (Group == 32 ? ~0u : ((1u << Group) - 1u)) << (threadIdx.x % 32 / Group * Group);
-}
-
-// Pushes a queued row in the local rounds, then chases: of the rows this push improved into
-// the range, the group pushes one at once (the lowest lane's: rows are sorted by weight, so its
-// lightest improved arc's target, the likeliest to keep its value), for up to `hops` hops, and
-// hands the others to hold(). A chased row skips the queue, its barrier and its reload of w (its
-// value is the one its own atomic just wrote); it is pushed after its last decrease by this
-// group like any held row, so the fixed point is the same. Every lane of the group calls it.
-template <class S, class W, int Group, class Hold>
-__device__ __forceinline__ void push_chain(const closure_args<W>& c, closure_item<W> item, W now,
-                                           unsigned lane, unsigned hops, closure_state& st,
-                                           const value_range<W>& range, Hold&& hold) {
-  const unsigned group_mask = group_lanes_mask<Group>();
-  for (unsigned hop = 0;; ++hop) {
-    if (lane == 0 && !(now < item.x)) {
-      ++st.local_rows;
-      st.arcs += item.last - item.first;
-    }
-    closure_item<W> next{};
-    bool found = false;
-    push_row<S>(c, item, now, false, lane, Group, range, [&](const closure_item<W>& improved) {
-      if (found) {
-        hold(improved);
-      } else {
-        next = improved;
-        found = true;
-      }
-    });
-    const unsigned ballot = __ballot_sync(group_mask, found);
-    if (ballot == 0) return;
-    const int leader = __ffs(ballot) - 1;
-    if (found && (hop == hops || lane != unsigned(leader) % Group)) hold(next);
-    if (hop == hops) return;
-    item.v = __shfl_sync(group_mask, next.v, leader, Group);
-    item.x = __shfl_sync(group_mask, next.x, leader, Group);
-    item.first = __shfl_sync(group_mask, next.first, leader, Group);
-    item.last = __shfl_sync(group_mask, next.last, leader, Group);
-    now = item.x;
-  }
-}
-
 // Pushes rows list[0 .. size) by every thread of a cooperative grid, grid-stride, a group of
 // lanes per row, with the cheap filter (a frontier can hold millions of rows, most of whose
 // candidates do not improve); hands each improvement into `range` to hold(). Rows longer than
@@ -149,7 +104,8 @@ __device__ void push_list(const closure_args<W>& c, closure_shared<W>& sh, closu
                           Hold&& hold) {
   const unsigned lane = threadIdx.x % Group;
   // The group's lanes within the warp, for agreeing on a row set aside.
-  const unsigned group_mask = group_lanes_mask<Group>();
+  const unsigned group_mask =
+      (Group == 32 ? ~0u : ((1u << Group) - 1u)) << (threadIdx.x % 32 / Group * Group);
   const std::size_t groups = std::size_t(gridDim.x) * blockDim.x / Group;
   for (std::size_t k = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / Group; k < size;
        k += groups) {
@@ -259,10 +215,6 @@ __device__ void closure_steps(const closure_args<W>& c, closure_shared<W>& sh,
       for (unsigned k = threadIdx.x / Group; k < filled; k += blockDim.x / Group) {
         const closure_item<W> item = sh.queue[in][k];
         const W now = c.w[item.v];
-        if (c.limits.chase_hops > 0) {
-          push_chain<S, W, Group>(c, item, now, lane, c.limits.chase_hops, st, range, hold);
-          continue;
-        }
         if (lane == 0 && !(now < item.x)) {
           ++st.local_rows;
           st.arcs += item.last - item.first;

@@ -356,51 +356,6 @@ TEST_SUITE("delta_stepping") {
     sweep_shared_graphs(sweep);
   }
 
-  // The chains of the local rounds (closure_limits::chase_hops), measured, not a check. On the
-  // GPU machine:
-  //   tropic_tests -ts=delta_stepping -tc='*chase sweep*' --no-skip
-  // grid:2048:2048 (the bench's, seed 1) and the shared real graphs, two sources each, the
-  // automatic loop and Δ (and x2 of it), chains of 0 (off), 2, 8, 32 and 128 hops; median of 3
-  // after a warm-up, each answer verified, with steps, buckets and vertex work.
-  TEST_CASE("delta_stepping: chase sweep" * doctest::skip()) {
-    TROPIC_REQUIRE_GPU();
-    auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
-      const device_matrix<std::uint32_t> a(g);
-      const double delta0 = choose_delta(a.stats());
-      for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
-        const auto want = dijkstra(g, s, false);
-        std::uint64_t reached = 0;
-        for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
-        for (double factor : {0.0, 8.0})
-          for (unsigned hops : {0u, 2u, 8u, 32u, 128u}) {
-            options o;
-            o.algorithm = algorithm::delta_stepping;
-            if (factor > 0) o.delta = delta0 * factor;
-            closure_limits limits;
-            if (a.stats().max_degree > tuning::closure_local_rounds_max_degree)
-              limits.local_rounds = 0;  // as delta_stepping_sssp sets them
-            limits.chase_hops = hops;
-            CAPTURE(name);
-            CAPTURE(factor);
-            CAPTURE(hops);
-            result<std::uint32_t> r;
-            const double ms = median_solve(a, s, o, limits, descriptor{}, 3, r);
-            CHECK(verify(g, s, want.distances, r) == "");
-            std::printf("%-16s src %-8u delta %9.4g chase %-3u %9.3f ms  steps %7llu  buckets "
-                        "%6llu  device buckets %6llu  work %6.2f\n",
-                        name.c_str(), s, r.stats.delta, hops, ms,
-                        (unsigned long long)r.stats.iterations,
-                        (unsigned long long)r.stats.buckets,
-                        (unsigned long long)r.stats.device_loop_buckets,
-                        double(r.stats.vertices_relaxed) / double(reached));
-            std::fflush(stdout);
-          }
-      }
-    };
-    sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
-    sweep_shared_graphs(sweep);
-  }
-
   // The direction switch of the host-driven steps (descriptor::pull_ratio: pull when the
   // frontier holds more than n / pull_ratio rows), measured, not a check. On the GPU machine:
   //   tropic_tests -ts=delta_stepping -tc='*direction sweep*' --no-skip

@@ -61,11 +61,6 @@ struct closure_limits {
   // them wait on L2 rather than on device memory: grid-4M 2-4% faster, roads and meshes within
   // noise (H100, 2026-11-24, the "grid anatomy" case in test/test_delta_stepping.cu, two runs).
   bool prefetch_queued_rows = true;
-  // In the local rounds, a group that improved rows pushes one of them (its lightest arc's
-  // target) at once, up to this many hops in a chain, instead of queueing it for the next
-  // round: a hop then waits for its arcs and its atomic, not for a block barrier and the
-  // block's slowest group. 0: every improved row goes to the queue.
-  unsigned chase_hops = 0;
 };
 
 template <class S, class W = typename S::value_type>
