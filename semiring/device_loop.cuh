@@ -107,8 +107,15 @@ __device__ void push_list(const closure_args<W>& c, closure_shared<W>& sh, closu
   const unsigned group_mask =
       (Group == 32 ? ~0u : ((1u << Group) - 1u)) << (threadIdx.x % 32 / Group * Group);
   const std::size_t groups = std::size_t(gridDim.x) * blockDim.x / Group;
-  for (std::size_t k = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / Group; k < size;
-       k += groups) {
+  const std::size_t group_in_block = threadIdx.x / Group;
+  // A frontier of fewer rows than the grid has groups is dealt out over every block (row k to
+  // block k mod gridDim.x): each block then keeps a few of the rows its pushes improve for its
+  // local rounds, instead of the first blocks holding the whole wavefront (a grid's ~1,000 rows
+  // filled 16 blocks of 64 groups, whose queues held ~88 rows a round while the other blocks
+  // ran dry) and every round waiting for their second pass. Larger frontiers go grid-stride.
+  std::size_t k = size < groups ? blockIdx.x + gridDim.x * group_in_block
+                                : blockIdx.x * std::size_t(blockDim.x / Group) + group_in_block;
+  for (; k < size; k += groups) {
     const vertex u = list[k];
     const closure_item<W> item{u, c.w[u], c.ranges.first(u), c.ranges.last(u)};
     if (lane == 0) st.arcs += item.last - item.first;
