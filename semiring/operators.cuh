@@ -1411,7 +1411,7 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
           view, ranges, u, w.data(), mask, accum, floor, list, count, improved_range, long_rows,
           ctx.arcs_scanned());
       check_launch();
-      pull_long_rows<S><<<tuning::device_loop_blocks * 8, tuning::block_threads, 0, s>>>(
+      pull_long_rows<S><<<tuning::pull_long_rows_blocks, tuning::block_threads, 0, s>>>(
           view, ranges, u, w.data(), accum, floor, long_rows, list, count, improved_range,
           ctx.arcs_scanned());
       check_launch();

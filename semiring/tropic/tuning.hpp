@@ -35,6 +35,8 @@ inline constexpr int pull_items_per_thread = 8;
 inline constexpr int pull_group_threads = 128;
 inline constexpr int pull_group_items = 4;
 inline constexpr std::uint64_t pull_group_max_row = 32;
+// The grid of pull_long_rows (the long rows pull_live_rows lists): eight blocks per SM.
+inline constexpr unsigned pull_long_rows_blocks = 132 * 8;
 // descriptor::pull_arc_ratio's test: a graph is skewed when its longest row is this many times
 // its mean row or more (Kronecker, web and social graphs; not grids, roads, meshes or uniform
 // random graphs, whose frontiers' arcs follow their rows), and the arcs of a frontier are
@@ -78,7 +80,7 @@ inline constexpr std::size_t narrow_min_rows = 1024;
 // sweep, larger ones grid-stride. Every block joins every grid barrier, so a grid larger than
 // the work only adds to each step's latency (bench/RESULTS.md: 1056 blocks gave ~10 µs per step
 // on grid-4M).
-inline constexpr unsigned device_loop_blocks = 132 * 1;
+inline constexpr unsigned device_loop_blocks = 132 * 2;
 // The light closure's local rounds (vxm_closure, semiring/device_loop.cuh): each block keeps what
 // it improved in a shared-memory queue of closure_queue_items rows (vertex, value, bounds), pushes
 // those rows itself for up to closure_local_rounds rounds before the grid barrier; the rest goes
@@ -99,7 +101,7 @@ inline constexpr unsigned device_loop_blocks = 132 * 1;
 // -> 16.0 and 12.5 -> 13.1); a lane loading its next arcs before their atomics (1 lane per row
 // 37.9 -> 32.2 ms on the grid, still 2.3x the 4 lanes; 4 lanes 2-5% slower on grid, NY, mdual).
 inline constexpr unsigned closure_queue_items = 512;
-inline constexpr unsigned closure_local_rounds = 8;
+inline constexpr unsigned closure_local_rounds = 16;
 // ... and only after a global frontier of at most one row per thread of the closure's grid.
 inline constexpr std::size_t closure_local_frontier = 132 * 256;
 // ... and only on graphs without rows longer than a block (delta-stepping's automatic choice;
