@@ -110,9 +110,11 @@ __device__ void push_list(const closure_args<W>& c, closure_shared<W>& sh, closu
   const std::size_t group_in_block = threadIdx.x / Group;
   // A frontier of fewer rows than the grid has groups is dealt out over every block (row k to
   // block k mod gridDim.x): each block then keeps a few of the rows its pushes improve for its
-  // local rounds, instead of the first blocks holding the whole wavefront (a grid's ~1,000 rows
-  // filled 16 blocks of 64 groups, whose queues held ~88 rows a round while the other blocks
-  // ran dry) and every round waiting for their second pass. Larger frontiers go grid-stride.
+  // local rounds, instead of the first blocks holding the whole wavefront (grid-stride, a grid's
+  // ~1,000 rows filled 16 blocks of 64 groups, whose queues held ~88 rows a round while the
+  // other blocks ran dry) and every round waiting for their second pass. H100, CLI A/B, two
+  // passes (2026-11-25): grid 2048^2 12.6 -> 9.9 ms, USA-road-NY 3.3-3.4 -> 2.3, mdual 1.19-1.25
+  // -> 1.06, the others within noise. Larger frontiers go grid-stride.
   std::size_t k = size < groups ? blockIdx.x + gridDim.x * group_in_block
                                 : blockIdx.x * std::size_t(blockDim.x / Group) + group_in_block;
   for (; k < size; k += groups) {

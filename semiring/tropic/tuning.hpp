@@ -79,7 +79,10 @@ inline constexpr std::size_t narrow_min_rows = 1024;
 // loop): enough thread groups for the frontiers of road-like graphs (a few thousand rows) in one
 // sweep, larger ones grid-stride. Every block joins every grid barrier, so a grid larger than
 // the work only adds to each step's latency (bench/RESULTS.md: 1056 blocks gave ~10 µs per step
-// on grid-4M).
+// on grid-4M). Two blocks per SM since push_list deals a small frontier out over every block:
+// grid-4M 9.9 -> 8.1 ms with 16 local rounds (132 blocks and 8 rounds before), NY flat, mdual
+// 1.06 -> 1.12-1.18, the others within noise (H100, CLI A/B, two passes, 2026-11-25,
+// bench/results/2026-11-25-h100-run27/sweeps/ab-4-blocks-rounds.txt).
 inline constexpr unsigned device_loop_blocks = 132 * 2;
 // The light closure's local rounds (vxm_closure, semiring/device_loop.cuh): each block keeps what
 // it improved in a shared-memory queue of closure_queue_items rows (vertex, value, bounds), pushes
@@ -92,9 +95,17 @@ inline constexpr unsigned device_loop_blocks = 132 * 2;
 // 1.64. 8 rounds at x4 has the best geometric mean over the graphs (1.12 of each graph's
 // best; 16 rounds 1.17). More rounds let a block run ahead on values that later fall, and the
 // grid waits for its busiest block (a probe of grid 2048^2: that block held 88 rows a round on
-// average, other blocks' queues ran dry in ~4 rounds of the 16). Lanes per row: the mean-degree
-// rule (4 on grids and roads) against 1 or 2 lanes, 2.4x and 1.5x slower on the grid; 264
-// blocks no better than 132 (2026-11-24). Tried for the busiest block and dropped (H100,
+// average, other blocks' queues ran dry in ~4 rounds of the 16: the wavefront's ~1,000 rows
+// went grid-stride to the first 16 blocks' groups, and each block keeps what it improves).
+// Since push_list deals such a frontier out over every block (2026-11-25), the sweep (x2, x4,
+// x8 x 4, 8, 16, 32 rounds x 132, 264 blocks; bench/results/2026-11-25-h100-run27/sweeps/
+// closure-sweep.txt) has x4, 16 rounds, 264 blocks best over grid, NY and mdual (1.05 of each
+// graph's best; x4, 8 rounds, 132 blocks 1.15): grid 9.6 / 8.0 ms against 11.5 / 9.8. Lanes per
+// row: the mean-degree rule (4 on grids and roads) against 1 or 2 lanes, 2.4x and 1.5x slower
+// on the grid (2026-11-24). Chains in the local rounds (a group pushing one of the rows it
+// improved at once, up to 2-128 hops, instead of queueing it) were 1.5-5x slower on grid, NY
+// and mdual: a chain serializes hops that the next round would push side by side (2026-11-25,
+// sweeps/ab-2-chase-sweep.txt there). Tried for the busiest block and dropped (H100,
 // 2026-11-24, old and new side by side in one call): blocks of 512 threads for the loop's
 // kernels (grid-16M 25.8 -> 21.7 ms, but cnr-2000 2.8 -> 3.2 and grid-4M flat); a round of at
 // most one row per group, the rest listed for the next step (NY 4.8 -> 4.2 ms, but grid 15.5
