@@ -106,9 +106,13 @@ struct bucket_bounds {
 // USA-road-NY 5.2 / 4.7 / 4.5 and 4.2 / 3.7 / 3.5; mdual 1.17 / 1.22 / 1.52 and 1.18 / 1.17 /
 // 1.38; cnr-2000 without rounds 2.85 / 3.35 / 3.69 (second source; the first flat);
 // Slashdot flat. x4 with 8 rounds has the best geometric mean over the graphs (1.12 of each
-// graph's best; x2 with 16 rounds, the choice before, 1.21). A search whose frontier grows
-// geometrically from the source (uniform random graphs) narrows x4 back to x1 in its first
-// steps (the loop below, tuning::narrow_*).
+// graph's best; x2 with 16 rounds, the choice before, 1.21). With small frontiers dealt out over
+// every block and 264 blocks (2026-11-25, bench/results/2026-11-25-h100-run27/sweeps/
+// closure-sweep.txt, 16 rounds): x2 / x4 / x8 grid 10.6 / 9.6 / 9.5 ms and 8.8 / 8.0 / 8.2,
+// NY 3.8 / 3.1 / 2.9 and 3.0 / 2.5 / 2.4, mdual 1.00 / 0.99 / 1.22 and 0.99 / 1.02 / 1.18: x4
+// still has the best geometric mean (x8 1.09 of each graph's best against 1.05). A search whose
+// frontier grows geometrically from the source (uniform random graphs) narrows x4 back to x1
+// in its first steps (the loop below, tuning::narrow_*).
 constexpr double automatic_delta_factor_rounds = 4;
 constexpr double automatic_delta_factor = 2;
 constexpr double automatic_delta_max_degree = 16;
