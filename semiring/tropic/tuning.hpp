@@ -113,7 +113,8 @@ inline constexpr unsigned device_loop_blocks = 132 * 2;
 // 37.9 -> 32.2 ms on the grid, still 2.3x the 4 lanes; 4 lanes 2-5% slower on grid, NY, mdual).
 inline constexpr unsigned closure_queue_items = 512;
 inline constexpr unsigned closure_local_rounds = 16;
-// ... and only after a global frontier of at most one row per thread of the closure's grid.
+// ... and only after a global frontier of at most one row per thread of a grid of one block per
+// SM (the closure's grid before it took two blocks per SM; the limit was not measured again).
 inline constexpr std::size_t closure_local_frontier = 132 * 256;
 // ... and only on graphs without rows longer than a block (delta-stepping's automatic choice;
 // vxm_closure does as it is told). The bucket loop on cnr-2000 (max degree 2,715), one source:
