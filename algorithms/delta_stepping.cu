@@ -28,257 +28,14 @@
 #include <optional>
 #include <type_traits>
 
-#include <cooperative_groups.h>
-
-#include "device_loop.cuh"
+#include "bucket_bounds.cuh"
+#include "delta_stepping_device.cuh"
 #include "tropic/detail/gpu_backends.hpp"
-#include "tropic/device_loop.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
-#include "tropic/tuning.hpp"
+#include "policy.hpp"
 
 namespace tropic::detail {
-
-namespace {
-
-// Bucket i holds distances in [bound(i), bound(i + 1)). Integers use an integral width D >= 1
-// in exact W arithmetic (saturating at infinity, which leaves the last bucket open above);
-// floats round i·Δ to W, which is monotone in i, so consecutive buckets tile the line.
-template <class W>
-struct bucket_bounds {
-  double delta;  // the width actually used (integral for integer W)
-  W origin = W(0);  // with an infinite width, the one bucket's lower end (a widened tail's)
-
-  // A width at or beyond the largest finite W is one bucket (Bellman-Ford).
-  __host__ __device__ static double width_for(double requested) {
-    if (!(requested < double(std::numeric_limits<W>::max())))
-      return std::numeric_limits<double>::infinity();
-    if constexpr (std::is_integral_v<W>)
-      return std::max(1.0, std::floor(requested));
-    else
-      return requested;
-  }
-  explicit bucket_bounds(double requested) : delta(width_for(requested)) {}
-  // One bucket, [origin, ∞): every distance below origin is settled.
-  static bucket_bounds from(W origin) {
-    bucket_bounds b(std::numeric_limits<double>::infinity());
-    b.origin = origin;
-    return b;
-  }
-
-  __host__ __device__ W bound(std::uint64_t i) const {
-    if (std::isinf(delta)) return i == 0 ? origin : infinity<W>();
-    if constexpr (std::is_integral_v<W>) {
-      using U = std::make_unsigned_t<W>;
-      const U d = static_cast<U>(delta);
-      if (i != 0 && U(infinity<W>()) / i < d) return infinity<W>();
-      const U b = U(i) * d;
-      return b >= U(infinity<W>()) ? infinity<W>() : W(b);
-    } else {
-      const double b = double(i) * delta;
-      return b >= double(std::numeric_limits<W>::max()) ? infinity<W>() : W(b);
-    }
-  }
-  __host__ __device__ value_range<W> range(std::uint64_t i) const {
-    return {bound(i), bound(i + 1)};
-  }
-
-  // The bucket holding the finite value x.
-  __host__ __device__ std::uint64_t index_of(W x) const {
-    if (std::isinf(delta)) return 0;
-    double guess = std::floor(double(x) / delta);
-    std::uint64_t i = guess > 0 ? static_cast<std::uint64_t>(guess) : 0;
-    while (i > 0 && x < bound(i)) --i;
-    while (!(x < bound(i + 1))) ++i;
-    return i;
-  }
-};
-
-// The automatic Δ: a multiple of the Near-Far heuristic (choose_delta: 32 x mean weight / mean
-// degree). With the light closure's local rounds, a light step costs a block's round (~2.5
-// µs) rather than a grid-wide step, so wider buckets -- fewer of them, each with its fixed
-// passes over t -- pay for their extra work sooner: x4 where the rounds run (graphs of short
-// rows), x2 where they do not (web and social graphs with hubs), x1 from a mean degree of 16
-// (Kronecker graphs, ~30: a few wide buckets of host-driven passes, where x2 cost kron-22 10.8
-// -> 15.5 ms and kron-24 63 -> 77 ms in bench run 6). The "closure sweep" in
-// test/test_delta_stepping.cu (H100, 2026-11-24, median of 3, two sources each), heuristic x2 /
-// x4 / x8 at 8 local rounds: grid 2048^2 16.5 / 15.4 / 15.6 ms and 13.2 / 12.4 / 13.0;
-// USA-road-NY 5.2 / 4.7 / 4.5 and 4.2 / 3.7 / 3.5; mdual 1.17 / 1.22 / 1.52 and 1.18 / 1.17 /
-// 1.38; cnr-2000 without rounds 2.85 / 3.35 / 3.69 (second source; the first flat);
-// Slashdot flat. x4 with 8 rounds has the best geometric mean over the graphs (1.12 of each
-// graph's best; x2 with 16 rounds, the choice before, 1.21). With small frontiers dealt out over
-// every block and 264 blocks (2026-11-25, bench/results/2026-11-25-h100-run27/sweeps/
-// closure-sweep.txt, 16 rounds): x2 / x4 / x8 grid 10.6 / 9.6 / 9.5 ms and 8.8 / 8.0 / 8.2,
-// NY 3.8 / 3.1 / 2.9 and 3.0 / 2.5 / 2.4, mdual 1.00 / 0.99 / 1.22 and 0.99 / 1.02 / 1.18: x4
-// still has the best geometric mean (x8 1.09 of each graph's best against 1.05). A search whose
-// frontier grows geometrically from the source (uniform random graphs) narrows x4 back to x1
-// in its first steps (the loop below, tuning::narrow_*).
-constexpr double automatic_delta_factor_rounds = 4;
-constexpr double automatic_delta_factor = 2;
-constexpr double automatic_delta_max_degree = 16;
-
-// The device-driven loop: the bucket loop below, run by one persistent kernel. Each line of the
-// host loop is a grid-wide device operator here (semiring/device_loop.cuh), the grid kept in step
-// by cooperative groups' grid barrier (~1 µs) where the host loop waits for a counter. A bucket
-// then costs one pass over t and a few barriers: 7.9 µs per bucket, 11.3 µs with a t of 4M
-// entries. The same loop as a CUDA graph of operator calls (select and reduce_min from CUB, a
-// bucket step, the closure; a conditional WHILE node) took 18 and 31.5 µs (H100, 2026-11-24, the
-// chain of the "grid anatomy" case in test/test_delta_stepping.cu), so ~3.7 ms of grid-4M's 19
-// ms, plus 0.37 ms per solve to capture and instantiate the graph (bench/RESULTS.md, run 9).
-template <class W>
-struct bucket_loop_args {
-  detail::closure_args<W> light, heavy;  // the same t, worklists and stamps; AL's and AH's rows
-  vertex n;
-  bool has_heavy;
-  bool resume;  // light.lists[0] holds bucket `first`'s frontier already: no select first
-  bucket_bounds<W> buckets;
-  std::uint64_t first;            // i at the start
-  W* next;                        // [3], infinity at the start: one per bucket in turn
-  vertex* S;                      // bucket i's settled vertices for the heavy step
-  unsigned long long* S_count;    // 0 at the start; 0 at the end
-  std::uint32_t* device_stamp;    // the next unused stamp, in and out
-  unsigned long long* statistics;  // [0] += light steps, [1] += rows pushed, [2] += buckets
-};
-
-template <class W, int Group>
-__global__ void __launch_bounds__(tuning::block_threads) bucket_loop(bucket_loop_args<W> b) {
-  using S = min_plus<W>;
-  __shared__ detail::closure_shared<W> sh;
-  detail::closure_state st;
-  detail::closure_begin(sh, st, *b.device_stamp);
-  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  const W* t = b.light.w;
-  vertex* B = b.light.lists[0];
-  unsigned long long* B_count = b.light.counts[0];
-  std::uint64_t i = b.first, buckets = 0;
-  value_range<W> bucket = b.buckets.range(i);  // [iΔ, (i+1)Δ)
-  bool select_bucket = !b.resume;
-  for (;; ++buckets) {
-    // The slot the next bucket's reduction will use is cleared now: its last readers read it
-    // two buckets ago, and a grid barrier has passed since.
-    if (blockIdx.x == 0 && threadIdx.x == 0) b.next[(buckets + 1) % 3] = infinity<W>();
-    if (select_bucket) {
-      // B = { v : iΔ <= t[v] < (i+1)Δ }
-      detail::grid_select_min(t, b.n, bucket, B, B_count, W(), static_cast<W*>(nullptr));
-      grid.sync();
-    }
-    // while B is not empty: t = min(t, AL' min.+ (t .* B)); B = { v improved, iΔ <= t[v] < (i+1)Δ }
-    // A block leaves the closure having read the empty frontier's length, and block 0 zeroes
-    // the last non-empty one's there: no block may append to a worklist before every block is
-    // out. (Without the barriers marked "lengths read", a fast block's appends made a slow
-    // block see a non-empty list and take another path to a different barrier: a hang.)
-    detail::closure_steps<S, W, Group>(b.light, sh, bucket, st);
-    if (b.has_heavy) {
-      // S = { v : iΔ <= t[v] < (i+1)Δ } (S is not a worklist of the closure)
-      detail::grid_select_min(t, b.n, bucket, b.S, b.S_count, W(), static_cast<W*>(nullptr));
-      grid.sync();
-      // t = min(t, AH' min.+ (t .* S)); B = stragglers back in bucket i (float rounding only)
-      const std::size_t settled = *b.S_count;
-      st.frontier_rows += settled;
-      const std::uint32_t stamp = st.stamp--;
-      detail::push_list<S, W, Group>(b.heavy, sh, st, b.S, settled, bucket,
-                                     [&](const detail::closure_item<W>& item) {
-                                       detail::list_once(item.v, b.heavy.stamps, stamp, B,
-                                                         B_count);
-                                     });
-      grid.sync();
-      const bool stragglers = *B_count > 0;
-      if (blockIdx.x == 0 && threadIdx.x == 0) *b.S_count = 0;  // every block has read it
-      grid.sync();  // lengths read
-      if (stragglers) {  // bucket i again, from its stragglers
-        select_bucket = false;
-        continue;
-      }
-    } else {
-      grid.sync();  // lengths read
-    }
-    // next = min{ t[v] : t[v] >= (i+1)Δ }; i = the bucket of next (empty ones skipped), or stop.
-    // The same pass selects B = { v : (i+1)Δ <= t[v] < (i+2)Δ }: right when bucket i+1 is the
-    // next non-empty one, and empty (to be selected afresh) when it is not.
-    if (bucket.hi == infinity<W>()) break;
-    W* next = &b.next[buckets % 3];
-    detail::grid_select_min(t, b.n, b.buckets.range(i + 1), B, B_count, bucket.hi, next);
-    grid.sync();
-    const W lowest = *next;
-    if (lowest == infinity<W>()) break;
-    const std::uint64_t following = b.buckets.index_of(lowest);
-    select_bucket = following != i + 1;
-    i = following;
-    bucket = b.buckets.range(i);
-  }
-  detail::closure_tally(st, b.statistics, b.light.arcs_scanned);
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    *b.device_stamp = st.stamp;
-    if (b.statistics) b.statistics[2] += buckets + 1;
-  }
-}
-
-// Buckets i, i+1, ... to the end, driven by the GPU. Bucket i's light loop resumes from
-// `frontier` (the host loop's B at the hand-over) when given, else from the whole bucket.
-// Resuming matters where the hand-over comes late in a wide bucket: on uniform-4M (Δ 50, one
-// bucket holds nearly every vertex) re-selecting the bucket pushed every reached vertex once
-// more (4.0 rows per vertex instead of 3.0, 16.9 against 13.6 ms; H100, 2026-11-23, CLI,
-// median of 7).
-template <class W>
-void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& split,
-                           const bucket_bounds<W>& buckets, bool has_heavy, std::uint64_t i,
-                           const sparse_vector<W>* frontier, dense_vector<W>& t,
-                           gpu_context& ctx, const closure_limits& closure, statistics& st) {
-  const vertex n = A.rows();
-  cudaStream_t stream = ctx.stream();
-  device_worklist B(n, stream), B_next(n, stream), S(n, stream);
-  device_buffer<W> next(3, stream);
-  const W unset[3] = {infinity<W>(), infinity<W>(), infinity<W>()};
-  next.upload(unset, 3);
-  if (frontier) {
-    // B = the host loop's frontier (its entries' values are read from t as the closure goes)
-    const unsigned long long k = frontier->nvals();
-    TROPIC_CUDA_CHECK(cudaMemcpyAsync(B.indices(), frontier->indices(), k * sizeof(vertex),
-                                      cudaMemcpyDeviceToDevice, stream));
-    TROPIC_CUDA_CHECK(
-        cudaMemcpyAsync(B.count(), &k, sizeof k, cudaMemcpyHostToDevice, stream));
-  }
-  const csr_view<W> view = A.view();
-  auto operand = [&](row_part part) {
-    const matrix_operand<W> a{&A, part, &split};
-    return detail::closure_args<W>{view,
-                                   detail::ranges_of(view, a, false),
-                                   t.data(),
-                                   {B.indices(), B_next.indices()},
-                                   {B.count(), B_next.count(), ctx.closure_scratch()},
-                                   ctx.stamps(n),
-                                   ctx.arcs_scanned(),
-                                   closure};
-  };
-  bucket_loop_args<W> args{operand(row_part::light),
-                           operand(row_part::heavy),
-                           n,
-                           has_heavy,
-                           frontier != nullptr,
-                           buckets,
-                           i,
-                           next.data(),
-                           S.indices(),
-                           S.count(),
-                           ctx.device_stamp(),
-                           ctx.loop_statistics()};
-  // Lanes per row as vxm_closure chooses them.
-  const double mean_degree = n ? double(A.arcs()) / n : 0;
-  detail::with_lanes(detail::closure_lanes(closure.group_lanes, mean_degree), [&](auto lanes) {
-    constexpr int G = decltype(lanes)::value;
-    detail::launch_cooperative(bucket_loop<W, G>, closure.blocks, stream, args);
-  });
-  detail::check_launch();
-
-  std::uint64_t iterations = 0, vertices = 0, device_buckets = 0;
-  ctx.read_loop_statistics(iterations, vertices, &device_buckets);
-  st.buckets += device_buckets;
-  st.device_loop_buckets = device_buckets;
-  st.iterations += iterations;
-  st.vertices_relaxed += vertices;
-}
-
-}  // namespace
 
 template <class W>
 result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, const options& opts,
@@ -287,13 +44,13 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   const bool bellman_ford = opts.algorithm == algorithm::bellman_ford;
   cuda_stream stream;
   gpu_context ctx(stream);
-  const double factor = A.stats().avg_degree >= automatic_delta_max_degree ? 1.0
-                        : closure.local_rounds > 0 ? automatic_delta_factor_rounds
-                                                   : automatic_delta_factor;
+  const double factor = A.stats().avg_degree >= policy::delta_stepping::automatic_delta_max_degree ? 1.0
+                        : closure.local_rounds > 0 ? policy::delta_stepping::automatic_delta_factor_rounds
+                                                   : policy::delta_stepping::automatic_delta_factor;
   const double delta = opts.delta > 0 ? opts.delta : factor * choose_delta(A.stats());
   bucket_bounds<W> buckets(bellman_ford ? std::numeric_limits<double>::infinity() : delta);
   // The automatic Δ narrows back to the heuristic's once, for a short, wide search (below).
-  bool may_narrow = !(opts.delta > 0) && !bellman_ford && factor == automatic_delta_factor_rounds;
+  bool may_narrow = !(opts.delta > 0) && !bellman_ford && factor == policy::delta_stepping::automatic_delta_factor_rounds;
   const min_plus<W> min_plus_semiring;
   descriptor desc = base;  // push/pull chosen per call from the frontier size
   if (opts.algorithm == algorithm::edge_wise) {
@@ -332,9 +89,9 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     assign(t, s, ctx);
   }
 
-  // Host-driven until tuning::device_loop_small_steps light steps in a row were each too small
-  // to pay for their round trip (tuning::device_loop_step_arcs, estimated as |B| x mean degree)
-  // and the last did not grow the frontier more than tuning::device_loop_growth times (a short,
+  // Host-driven until policy::delta_stepping::device_loop_small_steps light steps in a row were each too small
+  // to pay for their round trip (policy::delta_stepping::device_loop_step_arcs, estimated as |B| x mean degree)
+  // and the last did not grow the frontier more than policy::delta_stepping::device_loop_growth times (a short,
   // wide search still expanding from its source is about to need the pulls the device-driven
   // loop lacks); then the GPU drives from bucket i on (selecting bucket i afresh is correct at
   // any point: its settled vertices are merely relaxed again).
@@ -374,7 +131,7 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
         st.vertices_relaxed += tB.nvals();
         // Direction-optimising hysteresis (Beamer et al., SC'12, section 3; LAGraph's BFS makes
         // the same choice in the algorithm): after a pull, the bucket's next light steps pull
-        // while B holds more than n / tuning::pull_stay_rows_ratio rows. Each pull reads its
+        // while B holds more than n / policy::delta_stepping::pull_stay_rows_ratio rows. Each pull reads its
         // rows only up to their bounds (row_bound), which tighten as the bucket settles, while
         // a push reads all of B's arcs: kron-22's eighth step, 656k rows after three pulls,
         // pushed 7.9M arcs (0.31 ms) where a pull reads 0.5M within the bounds. With the rows'
@@ -383,7 +140,7 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
         // H100, 2026-11-25); without them it was mixed (-8% .. +11% by graph).
         descriptor step = desc;
         if (pulled && desc.dir == direction::automatic &&
-            double(tB.nvals()) * tuning::pull_stay_rows_ratio > double(n))
+            double(tB.nvals()) * policy::delta_stepping::pull_stay_rows_ratio > double(n))
           step.dir = direction::pull;
         const std::uint64_t pulls = counters.pull_calls;
         // t = min(t, AL' min.+ tB);  B = { v : r[v] < t[v], iΔ <= r[v] < (i+1)Δ }
@@ -392,14 +149,14 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
         pulled = counters.pull_calls > pulls;
         ++st.iterations;
         const std::size_t rows = tB.nvals();
-        small_steps = double(rows) * mean_degree < tuning::device_loop_step_arcs
+        small_steps = double(rows) * mean_degree < policy::delta_stepping::device_loop_step_arcs
                           ? small_steps + 1
                           : 0;
-        const bool growing = double(rows) > tuning::device_loop_growth * double(last_rows);
+        const bool growing = double(rows) > policy::delta_stepping::device_loop_growth * double(last_rows);
         growing_steps = growing ? growing_steps + 1 : 0;
         last_rows = rows;
         device_driven = opts.loop == loop_control::automatic && !wide_search &&
-                        small_steps >= tuning::device_loop_small_steps && !growing;
+                        small_steps >= policy::delta_stepping::device_loop_small_steps && !growing;
         // A frontier that kept growing geometrically to a size no lattice-like graph reaches
         // in a few steps: a short, wide search, whose best Δ is the heuristic's own and whose
         // loop stays with the host (its next buckets hold millions of vertices, which the
@@ -408,13 +165,13 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
         // over 6.2 / 6.4 / 10.9 (bench/results/2026-11-24-h100-run12/sweeps/). Bucket i is
         // selected again under the narrower Δ from its lower end: any bucket structure is
         // correct from a point where every lower distance is settled.
-        if (may_narrow && growing_steps >= tuning::narrow_growing_steps &&
-            rows >= tuning::narrow_min_rows) {
+        if (may_narrow && growing_steps >= policy::delta_stepping::narrow_growing_steps &&
+            rows >= policy::delta_stepping::narrow_min_rows) {
           may_narrow = false;
           wide_search = true;
           narrowed = true;
           const W lower = bucket.lo;
-          buckets = bucket_bounds<W>(buckets.delta / automatic_delta_factor_rounds);
+          buckets = bucket_bounds<W>(buckets.delta / policy::delta_stepping::automatic_delta_factor_rounds);
           i = buckets.index_of(lower);
           split.emplace(A, buckets.delta, ctx);
           has_heavy = any_heavy();
@@ -459,14 +216,14 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     // S, 4 advances and ~16 host round trips (76 small kernels, 0.62 / 0.55 ms of kron-22's two
     // solves, ncu, H100, 2026-11-25) where one bucket takes 3 light steps (the CPU model,
     // bench/tune/pull_bound_model.cpp). A long search (grids, roads) never has that share
-    // within tuning::widen_tail_within_buckets buckets; Bellman-Ford over one's remainder
+    // within policy::delta_stepping::widen_tail_within_buckets buckets; Bellman-Ford over one's remainder
     // relaxes many times the arcs delta-stepping does. Measured (H100, 2026-11-25, two A/B
     // passes, scripts/device-ab.sh): kron-22 4.23/4.32 -> 3.61/3.78 ms and 5.70/5.46 ->
     // 4.77/4.88 ms on its two bench sources (5 -> 2 buckets, 39 -> 25 round trips, +0.002% arcs),
     // kron-20 -17 to -24%; uniform, grid, NY, cnr, Slashdot, mdual unchanged within noise.
-    if (may_widen_tail && has_heavy && i + 1 < tuning::widen_tail_within_buckets &&
+    if (may_widen_tail && has_heavy && i + 1 < policy::delta_stepping::widen_tail_within_buckets &&
         double(settled + (selected ? B.nvals() : 0)) >=
-            tuning::widen_tail_reached_share * with_arcs) {
+            policy::delta_stepping::widen_tail_reached_share * with_arcs) {
       may_widen_tail = false;
       may_narrow = false;  // narrowing rebuilds the buckets from 0: not past a widened origin
       wide_search = true;  // the host drives the widened bucket (a few big steps) to the end
@@ -491,8 +248,8 @@ template <class W>
 result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const options& opts) {
   closure_limits closure;
   // Local rounds pay on graphs of short rows (roads, grids, meshes), not on web graphs with hubs
-  // (tuning::closure_local_rounds_max_degree).
-  if (A.stats().max_degree > tuning::closure_local_rounds_max_degree) closure.local_rounds = 0;
+  // (policy::delta_stepping::closure_local_rounds_max_degree).
+  if (A.stats().max_degree > policy::delta_stepping::closure_local_rounds_max_degree) closure.local_rounds = 0;
   return delta_stepping_configured(A, source, opts, closure, descriptor{});
 }
 

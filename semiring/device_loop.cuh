@@ -268,18 +268,14 @@ push_closure(closure_args<W> c, const value_range<W>* range, std::uint32_t* devi
 
 // Launches a kernel whose blocks wait for each other at grid barriers: cooperatively (all its
 // blocks resident at once, or the launch fails), with `blocks` blocks (0: tuning::
-// device_loop_blocks) capped by what the occupancy API says fits.
+// device_loop_blocks_per_sm per SM) capped by what the occupancy API says fits.
 template <class... Params, class... Args>
 void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t stream,
                         Args&&... args) {
-  int per_sm = 0, device = 0, sms = 0;
-  TROPIC_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, tuning::block_threads, 0));
-  TROPIC_CUDA_CHECK(cudaGetDevice(&device));
-  TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const unsigned resident = unsigned(std::max(per_sm, 1) * std::max(sms, 1));
+  const unsigned resident = resident_blocks(kernel, tuning::block_threads);
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(std::min(blocks ? blocks : tuning::device_loop_blocks, resident));
+  config.gridDim =
+      dim3(std::min(blocks ? blocks : tuning::device_loop_blocks_per_sm * sm_count(), resident));
   config.blockDim = dim3(tuning::block_threads);
   config.stream = stream;
   cudaLaunchAttribute cooperative{};
@@ -288,6 +284,13 @@ void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t
   config.attrs = &cooperative;
   config.numAttrs = 1;
   TROPIC_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+}
+
+// `limits` with the device-sized defaults filled in (closure_limits::per_device).
+inline closure_limits for_this_device(closure_limits limits) {
+  if (limits.local_frontier == closure_limits::per_device)
+    limits.local_frontier = tuning::closure_local_frontier_per_sm * sm_count();
+  return limits;
 }
 
 // Lanes per row of the closure's pushes: the requested number, or by the mean row length (a
@@ -403,6 +406,7 @@ void vxm_closure(dense_vector<W>& w, S, device_worklist& in, const matrix_operan
     throw error(error_code::invalid_value,
                 "vxm_closure: group_lanes must be 0 (automatic), 1, 2, 4, 8 or 32, got " +
                     std::to_string(g));
+  limits = detail::for_this_device(limits);
   const device_matrix<W>& A = *a.a;
   const csr_view<W> view = A.view();
   const double avg = view.n ? double(view.arcs) / view.n : 0;

@@ -1270,14 +1270,20 @@ W least_weight_of(const device_matrix<W>& A, const matrix_operand<W>& a) {
 
 inline void check_launch() { TROPIC_CUDA_CHECK(cudaGetLastError()); }
 
+// The current device's SM count: grids are sized per SM, never for one GPU's count.
+inline unsigned sm_count() {
+  int device = 0, sms = 0;
+  TROPIC_CUDA_CHECK(cudaGetDevice(&device));
+  TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return unsigned(std::max(sms, 1));
+}
+
 // The blocks of `threads` threads that the current device holds at once running `kernel`.
 template <class Kernel>
 unsigned resident_blocks(Kernel kernel, int threads) {
-  int per_sm = 0, device = 0, sms = 0;
+  int per_sm = 0;
   TROPIC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-  TROPIC_CUDA_CHECK(cudaGetDevice(&device));
-  TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return unsigned(std::max(per_sm, 1)) * unsigned(std::max(sms, 1));
+  return unsigned(std::max(per_sm, 1)) * sm_count();
 }
 
 // scan[j] = the arcs of u's first j rows in `ranges`' part, j <= k (CUB's scan over the row
@@ -1357,10 +1363,7 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
             &b, pull_merge_path<S, W, threads, items>, threads, 0));
         return std::max(b, 1);
       }();
-      int device = 0, sms = 0;
-      TROPIC_CUDA_CHECK(cudaGetDevice(&device));
-      TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      const arc_index slots = arc_index(std::max(sms, 1)) * arc_index(per_sm);
+      const arc_index slots = arc_index(sm_count()) * arc_index(per_sm);
       const arc_index blocks = std::min(slots, (total + tile - 1) / tile);
       block_items = (total + blocks - 1) / blocks;
     }
@@ -1411,7 +1414,7 @@ void pull_dispatch(dense_vector<W>& w, const mask_view<W>& mask, accumulator acc
           view, ranges, u, w.data(), mask, accum, floor, list, count, improved_range, long_rows,
           ctx.arcs_scanned());
       check_launch();
-      pull_long_rows<S><<<tuning::pull_long_rows_blocks, tuning::block_threads, 0, s>>>(
+      pull_long_rows<S><<<tuning::pull_long_rows_blocks_per_sm * sm_count(), tuning::block_threads, 0, s>>>(
           view, ranges, u, w.data(), accum, floor, long_rows, list, count, improved_range,
           ctx.arcs_scanned());
       check_launch();
@@ -1474,7 +1477,8 @@ void push_dispatch(dense_vector<W>& w, const mask_view<W>& mask, const csr_view<
                                   : std::max<std::size_t>(1, view.n ? view.arcs / view.n : 1);
       const std::size_t estimate = std::min<std::size_t>(k * longest, view.arcs);
       const unsigned blocks = static_cast<unsigned>(std::clamp<std::size_t>(
-          (estimate + threads * items - 1) / (threads * items), 1, tuning::push_max_blocks));
+          (estimate + threads * items - 1) / (threads * items), 1,
+          std::size_t(tuning::push_max_blocks_per_sm) * sm_count()));
       push_merge_path<S, W, threads, items><<<blocks, threads, 0, s>>>(
           u.indices(), u.values(), k, scan, view, ranges, w.data(), mask, stamps, stamp, list,
           count, improved_range, ctx.arcs_scanned());

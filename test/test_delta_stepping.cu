@@ -12,6 +12,7 @@
 #include "gpu_test.hpp"
 #include "random_graphs.hpp"
 #include "reference_graphs.hpp"
+#include "policy.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/device_loop.hpp"
 #include "tropic/device_matrix.hpp"
@@ -400,7 +401,7 @@ TEST_SUITE("delta_stepping") {
       if (double(a.stats().max_degree) < tuning::skewed_degree_ratio * a.stats().avg_degree)
         return;  // not skewed: the arcs are never counted
       closure_limits limits;  // as delta_stepping_sssp sets them
-      if (a.stats().max_degree > tuning::closure_local_rounds_max_degree) limits.local_rounds = 0;
+      if (a.stats().max_degree > policy::delta_stepping::closure_local_rounds_max_degree) limits.local_rounds = 0;
       sweep_descriptors(name, g, a, limits, settings);
     };
     for (const char* spec : {"kron:20:16", "kron:22:16"}) sweep(spec, generate<std::uint32_t>(spec, 1));

@@ -376,8 +376,10 @@ TEST_SUITE("operators") {
     using W = std::uint32_t;
     using S = min_plus<W>;
     const csr<W> g = generate_uniform<W>(vertex(1) << 16, 40, 7);
-    const std::size_t grid_tiles =
-        tuning::push_max_blocks * tuning::push_threads * tuning::push_items_per_thread;
+    int sms = 0;
+    REQUIRE(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) == cudaSuccess);
+    const std::size_t grid_tiles = std::size_t(tuning::push_max_blocks_per_sm) * unsigned(sms) *
+                                   tuning::push_threads * tuning::push_items_per_thread;
     REQUIRE(g.arcs() > grid_tiles);
     cuda_stream stream;
     gpu_context ctx(stream);

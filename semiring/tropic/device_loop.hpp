@@ -54,9 +54,11 @@ struct closure_limits {
   // Local rounds only after a global frontier of at most this many rows: a wider one has the
   // parallelism already, and rounds after it push rows before their values settle (bench run
   // 6, without this limit: uniform-4M pushed 4.0 rows per vertex instead of 2.3).
-  std::size_t local_frontier = tuning::closure_local_frontier;
+  // per_device: tuning::closure_local_frontier_per_sm rows per SM of the device.
+  static constexpr std::size_t per_device = ~std::size_t(0);
+  std::size_t local_frontier = per_device;
   unsigned group_lanes = 0;  // lanes per row: 1, 2, 4, 8, 32, or 0: from the mean row length
-  unsigned blocks = 0;       // 0: tuning::device_loop_blocks; capped at the resident blocks
+  unsigned blocks = 0;  // 0: tuning::device_loop_blocks_per_sm per SM; capped at the resident
   // Ask L2 for a queued row's arcs when the row is queued, so that the next round's loads of
   // them wait on L2 rather than on device memory: grid-4M 2-4% faster, roads and meshes within
   // noise (H100, 2026-11-24, the "grid anatomy" case in test/test_delta_stepping.cu, two runs).

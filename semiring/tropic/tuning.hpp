@@ -7,10 +7,10 @@
 namespace tropic::tuning {
 inline constexpr unsigned block_threads = 256;
 inline constexpr std::size_t max_blocks = 1u << 20;
-// Push (merge-path): 256 threads x 4 arcs per tile; at most 132 SMs x 16 blocks in flight.
+// Push (merge-path): 256 threads x 4 arcs per tile; at most 16 blocks per SM in flight.
 inline constexpr int push_threads = 256;
 inline constexpr int push_items_per_thread = 4;
-inline constexpr std::size_t push_max_blocks = 132 * 16;
+inline constexpr unsigned push_max_blocks_per_sm = 16;
 // Pull (merge-path SpMV, Merrill & Garland SC'16): a tile is pull_threads x
 // pull_items_per_thread items of the path that merges row ends with arcs; each block walks
 // a contiguous run of tiles. 1024-item tiles keep one block's shared memory at 9-13 KB
@@ -36,45 +36,13 @@ inline constexpr int pull_group_threads = 128;
 inline constexpr int pull_group_items = 4;
 inline constexpr std::uint64_t pull_group_max_row = 32;
 // The grid of pull_long_rows (the long rows pull_live_rows lists): eight blocks per SM.
-inline constexpr unsigned pull_long_rows_blocks = 132 * 8;
+inline constexpr unsigned pull_long_rows_blocks_per_sm = 8;
 // descriptor::pull_arc_ratio's test: a graph is skewed when its longest row is this many times
 // its mean row or more (Kronecker, web and social graphs; not grids, roads, meshes or uniform
 // random graphs, whose frontiers' arcs follow their rows), and the arcs of a frontier are
 // counted only above n / arc_count_rows_ratio rows (below, a push is cheap whatever its rows).
 inline constexpr double skewed_degree_ratio = 16;
 inline constexpr std::uint64_t arc_count_rows_ratio = 64;
-// Delta-stepping's light steps keep pulling after a pull while the frontier holds more than
-// n / pull_stay_rows_ratio rows (Beamer et al.'s bottom-up-to-top-down switch, whose beta = 24
-// this is).
-inline constexpr double pull_stay_rows_ratio = 24;
-// Delta-stepping hands its loop to the GPU (loop_control::automatic) after this many light steps
-// in a row each touched fewer arcs than device_loop_step_arcs (estimated as frontier x mean
-// degree): at the H100's ~50 GTEPS for a push, a million arcs take ~20 µs, the cost of one host
-// round trip. A few steps, so the first small steps from the source (before a Kronecker
-// graph's frontier explodes) do not trigger it.
-inline constexpr double device_loop_step_arcs = 1 << 20;
-inline constexpr unsigned device_loop_small_steps = 8;
-// ... and the last of them did not grow the frontier (rows) more than this many times: a search
-// still expanding from its source (a uniform random graph's first bucket) is no long, thin
-// search: handed over there, uniform random graphs of out-degree 4 and 20 (4M vertices) took
-// 10.9 and 15.4 ms in the device-driven loop, which does not pull; with this test 5.6 and 6.7,
-// grids, roads, mdual and the web/social graphs within noise (H100, 2026-11-24,
-// bench/results/2026-11-24-h100-run12/sweeps/ab-4-handover-growth.txt).
-inline constexpr double device_loop_growth = 2;
-// Delta-stepping's automatic Δ (x4 on graphs of short rows) narrows to the heuristic's once the
-// light steps grew the frontier more than device_loop_growth times in this many steps in a row
-// up to at least narrow_min_rows rows: geometric growth to a size that grids, roads and meshes
-// (frontiers ~ hops or hops^2) do not reach in a few steps; such a search then stays
-// host-driven (algorithms/delta_stepping.cu).
-inline constexpr unsigned narrow_growing_steps = 3;
-// Delta-stepping finishes a search as one bucket (every arc light, Bellman-Ford from there) when,
-// after bucket i < widen_tail_within_buckets - 1, the settled vertices and the next bucket
-// together hold widen_tail_reached_share of the vertices with out-arcs: kron-20/22's first
-// bucket leaves 96-100% of them settled or in the second (the CPU model, bench/tune), a grid
-// or road network reaches that share after tens of buckets.
-inline constexpr std::uint64_t widen_tail_within_buckets = 4;
-inline constexpr double widen_tail_reached_share = 0.95;
-inline constexpr std::size_t narrow_min_rows = 1024;
 // The grid of the device-driven loop's persistent kernels (the closure, delta-stepping's bucket
 // loop): enough thread groups for the frontiers of road-like graphs (a few thousand rows) in one
 // sweep, larger ones grid-stride. Every block joins every grid barrier, so a grid larger than
@@ -83,7 +51,7 @@ inline constexpr std::size_t narrow_min_rows = 1024;
 // grid-4M 9.9 -> 8.1 ms with 16 local rounds (132 blocks and 8 rounds before), NY flat, mdual
 // 1.06 -> 1.12-1.18, the others within noise (H100, CLI A/B, two passes, 2026-11-25,
 // bench/results/2026-11-25-h100-run27/sweeps/ab-4-blocks-rounds.txt).
-inline constexpr unsigned device_loop_blocks = 132 * 2;
+inline constexpr unsigned device_loop_blocks_per_sm = 2;
 // The light closure's local rounds (vxm_closure, semiring/device_loop.cuh): each block keeps what
 // it improved in a shared-memory queue of closure_queue_items rows (vertex, value, bounds), pushes
 // those rows itself for up to closure_local_rounds rounds before the grid barrier; the rest goes
@@ -115,14 +83,5 @@ inline constexpr unsigned closure_queue_items = 512;
 inline constexpr unsigned closure_local_rounds = 16;
 // ... and only after a global frontier of at most one row per thread of a grid of one block per
 // SM (the closure's grid before it took two blocks per SM; the limit was not measured again).
-inline constexpr std::size_t closure_local_frontier = 132 * 256;
-// ... and only on graphs without rows longer than a block (delta-stepping's automatic choice;
-// vxm_closure does as it is told). The bucket loop on cnr-2000 (max degree 2,715), one source:
-// 16 rounds 5.3 ms, 4 rounds 4.3, none 2.8 (117 grid steps instead of 21); Slashdot (2,510)
-// 0.78 / 0.75 / 0.82 and 1.06 / 1.03 / 0.98 ms, within noise; mdual (max 4), USA-road-NY (8)
-// and grid-4M (4) need the rounds (none: 1.4 -> 2.0, 5.1 -> 8.1, 18 -> 33 ms). H100,
-// 2026-11-24, the "grid anatomy" case in test/test_delta_stepping.cu. Why the rounds cost a
-// web graph that much is not established: listing its hubs for the next step instead of
-// leaving them to their groups did not help.
-inline constexpr std::uint64_t closure_local_rounds_max_degree = block_threads;
+inline constexpr std::size_t closure_local_frontier_per_sm = 256;
 }  // namespace tropic::tuning
