@@ -30,12 +30,10 @@ namespace tropic {
 
 // tropic's stream-ordered memory pool on the current device, created on first use; every
 // device_buffer draws from it. Memory freed into it stays reserved for tropic's next allocations
-// (release threshold: unlimited) instead of going back to the driver at each synchronisation, as
-// a pool with the default threshold of 0 does: every host round trip of a solve synchronises,
-// and the buffers a solve frees and allocates again were mapped afresh each time (delta-stepping
-// on kron-22, 6.23 -> 5.96 ms with the default pool's threshold raised, the experiment before
-// this pool; H100, 2026-11-24, bench/RESULTS.md run 22). The CUDA default pool, which the caller
-// may use, is left as it is.
+// (release threshold: unlimited): with the default threshold of 0 every host round trip of a
+// solve, which synchronises, hands the memory back, and the buffers a solve frees and allocates
+// again are mapped afresh (bench/results/*-run22/sweeps/ab-2-pool-kron.txt).
+// The CUDA default pool, which the caller may use, is left as it is.
 cudaMemPool_t memory_pool();
 
 // Waits for the current device and returns the memory tropic's pool holds unused to the driver.
