@@ -56,6 +56,7 @@ class delta_stepping_schedule {
   // The operators' tally of push and pull calls, which the hysteresis reads.
   op_counters* counters() { return &counters_; }
 
+  // Bucket i begins: the previous bucket's S joins the settled count; no light step pulled yet.
   void begin_bucket() {
     settled_ += settled_here_;
     settled_here_ = 0;
