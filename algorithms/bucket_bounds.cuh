@@ -18,7 +18,7 @@ namespace tropic::detail {
 // floats round i·Δ to W, which is monotone in i, so consecutive buckets tile the line.
 template <class W>
 struct bucket_bounds {
-  double delta;  // the width actually used (integral for integer W)
+  double delta;     // the width actually used (integral for integer W)
   W origin = W(0);  // with an infinite width, the one bucket's lower end (a widened tail's)
 
   // A width at or beyond the largest finite W is one bucket (Bellman-Ford).
@@ -53,6 +53,13 @@ struct bucket_bounds {
   }
   __host__ __device__ value_range<W> range(std::uint64_t i) const {
     return {bound(i), bound(i + 1)};
+  }
+
+  // Can a heavy arc (w > Δ) land back in `bucket`? Not with integer weights in a bucket closed
+  // above: t[v] >= iΔ and w > Δ make t[v] + w > (i+1)Δ. With floats, through rounding; and in
+  // the last bucket, open above (its bound saturated).
+  static bool stragglers_possible(const value_range<W>& bucket) {
+    return !std::is_integral_v<W> || bucket.hi == infinity<W>();
   }
 
   // The bucket holding the finite value x.
