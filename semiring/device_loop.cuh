@@ -6,33 +6,13 @@
 #include <cooperative_groups.h>
 #include <cstring>
 
+#include "agents/push_row.cuh"
 #include "operators.cuh"
 #include "tropic/device_loop.hpp"
 
 namespace tropic {
 
 namespace detail {
-
-template <class W>
-struct closure_args {
-  csr_view<W> a;
-  row_ranges ranges;
-  W* w;
-  vertex* lists[2];
-  unsigned long long* counts[3];
-  std::uint32_t* stamps;
-  unsigned long long* arcs_scanned;
-  closure_limits limits;
-};
-
-// A row waiting in a block's queue: the value its vertex fell to, and the bounds of its row
-// in the operand's part (loaded by the push that improved it, alongside its atomic).
-template <class W>
-struct closure_item {
-  vertex v;
-  W x;
-  arc_index first, last;
-};
 
 // How many rows of a step's global frontier longer than the block each block sets aside (the
 // rest stay with their groups).
@@ -64,31 +44,6 @@ __device__ void closure_begin(closure_shared<W>& sh, closure_state& st, std::uin
   st.out = 0;
   st.stamp = stamp;
   __syncthreads();
-}
-
-// Pushes one row (Group lanes at `offset`, `stride` apart), `now` its vertex's value loaded
-// with the row's first arcs; hands every target whose value fell into `range` to hold(), with
-// its row bounds. In the local rounds latency comes first (a round waits for its slowest row; a
-// grid's rows have 4 arcs): no cheap filter load before each atomic (two round trips where one
-// does), and each target's row bounds loaded alongside its atomic, so an improved target is
-// pushed without loading them later -- per hop the arcs, then the atomic, against five dependent
-// loads and atomics in push_group_per_row. A frontier that can hold millions of rows keeps the
-// filter: most of its candidates do not improve (bench run 6, without it and without
-// closure_limits::local_frontier: uniform-4M 28.6 ms against 13.0 in run 5).
-// A row whose vertex has fallen below item.x since it was queued is dropped (superseded).
-template <class S, class W, class Hold>
-__device__ __forceinline__ void push_row(const closure_args<W>& c, const closure_item<W>& item,
-                                         W now, bool filter, unsigned offset, unsigned stride,
-                                         const value_range<W>& range, Hold&& hold) {
-  for (arc_index arc = item.first + offset; arc < item.last; arc += stride) {
-    const vertex v = c.a.columns[arc];
-    const W x = S::mul(item.x, c.a.weights[arc]);
-    if (now < item.x) return;
-    if (filter && !(x < c.w[v])) continue;
-    const arc_index first = c.ranges.first(v), last = c.ranges.last(v);
-    const W old = S::atomic_add(&c.w[v], x);
-    if (x < old && in_range(x, range)) hold(closure_item<W>{v, x, first, last});
-  }
 }
 
 // Pushes rows list[0 .. size) by every thread of a cooperative grid, grid-stride, a group of
