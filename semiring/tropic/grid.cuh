@@ -27,14 +27,9 @@ using detail::list_once;     // appends an index to a list once per stamp (opera
 // The threads of every persistent kernel's block: __launch_bounds__(grid::block_threads).
 inline constexpr unsigned block_threads = tuning::block_threads;
 
-// Rows longer than the block that each block sets aside per push_list (hubs, pushed by the whole
-// block); beyond it, by their group. 64: unmeasured (the set-aside itself:
-// bench/results/2026-11-23-h100-run9, "Hubs in the light closure" in bench/RESULTS.md).
+// Hubs a block sets aside per push_list for all its threads (more stay with a group); unmeasured
 inline constexpr unsigned long_rows_per_block = 64;
-
-// 16-byte loads per thread per tile of select_min_above before it looks at any: bytes in flight
-// for a grid of few blocks (a pass over 4M entries ~4 µs, 16 scalar loads ~12); bench/results/
-// 2026-11-24-h100-run10 (bench/RESULTS.md: "The bucket loop as one persistent kernel").
+// 16-byte loads per thread per select tile: bytes in flight; bench/results/2026-11-24-h100-run10
 inline constexpr unsigned select_vector_loads = 8;
 
 // The grid barrier: every block arrives before any leaves; memory written before it is visible
@@ -172,8 +167,7 @@ __device__ __forceinline__ void push_list_to(const closure_args<W>& c, block_que
 // min-plus relaxation inside the range is the same as long as every index is pushed after its
 // last decrease (its improver holds it, queued or listed). Hubs of a step's frontier go to their
 // whole block (push_list); those found in the local rounds stay with their groups (setting them
-// aside there, or listing them, lost: bench/results/2026-11-23-h100-run9, "Hubs in the light
-// closure").
+// aside there, or listing them, lost: bench/results/2026-11-23-h100-run9).
 template <class S, int Group, class W>
 __device__ void closure(const closure_args<W>& c, block_queues<W>& sh, const value_range<W> range,
                         loop_state& st) {
