@@ -1,0 +1,61 @@
+// The agent of the device-driven loops: a group of lanes pushing one row of a frontier, and the
+// parameter struct of the kernels that call it (the light closure, delta-stepping's bucket loop,
+// ADDS's local rounds). The grid-scope primitives built on it are in tropic/grid.cuh.
+#pragma once
+
+#include "../operators.cuh"
+#include "../tropic/device_loop.hpp"
+
+namespace tropic::detail {
+
+// What a persistent kernel's pushes read and write: the matrix and the part of its rows pushed
+// (light, heavy or all), w, the two worklists that alternate as frontiers with their three
+// lengths (see grid::closure), the stamps that list an index once per step, the arc counter.
+template <class W>
+struct closure_args {
+  csr_view<W> a;
+  row_ranges ranges;
+  W* w;
+  vertex* lists[2];
+  unsigned long long* counts[3];
+  std::uint32_t* stamps;
+  unsigned long long* arcs_scanned;
+  closure_limits limits;
+};
+
+// A row waiting to be pushed: the value its vertex fell to, and the bounds of its row in the
+// operand's part (loaded by the push that improved it, alongside its atomic).
+template <class W>
+struct closure_item {
+  vertex v;
+  W x;
+  arc_index first, last;
+};
+
+// Pushes one row: w[v] = min(w[v], item.x + A(u, v)) for its arcs, Group lanes at `offset`,
+// `stride` apart, `now` the row's vertex's value loaded with the row's first arcs; hands every
+// target whose value fell into `range` to hold(), with its row bounds (Meyer & Sanders' relax).
+// w is read with plain loads while other threads lower it with atomics: a stale value costs
+// work, never an answer, because whoever lowers an index holds it (hold()). A row whose vertex
+// has fallen below item.x since it was queued is dropped (superseded: its lowerer holds it).
+// Latency first (a local round waits for its slowest row): each target's row bounds are loaded
+// beside its atomic, so an improved target is pushed without loading them later. `filter` adds
+// a load of w[v] before each atomic: two round trips where one does, but it skips the atomics
+// of a wide frontier whose candidates mostly do not improve (without it uniform-4M took 28.6 ms
+// against 13.0: bench/results/2026-11-23-h100-run6/results.csv against run5's).
+template <class S, class W, class Hold>
+__device__ __forceinline__ void push_row(const closure_args<W>& c, const closure_item<W>& item,
+                                         W now, bool filter, unsigned offset, unsigned stride,
+                                         const value_range<W>& range, Hold&& hold) {
+  for (arc_index arc = item.first + offset; arc < item.last; arc += stride) {
+    const vertex v = c.a.columns[arc];
+    const W x = S::mul(item.x, c.a.weights[arc]);
+    if (now < item.x) return;
+    if (filter && !(x < c.w[v])) continue;
+    const arc_index first = c.ranges.first(v), last = c.ranges.last(v);
+    const W old = S::atomic_add(&c.w[v], x);
+    if (x < old && in_range(x, range)) hold(closure_item<W>{v, x, first, last});
+  }
+}
+
+}  // namespace tropic::detail
