@@ -25,8 +25,9 @@
 // 2048^2 grid from 46.8 to 12.0 (H100; two versions, each measured against the one before).
 //
 // Section 5.5's knobs (open buckets, utilisation limits, settling, clipping, chunk sizes) are
-// run-time values, adds_tuning in adds_queue.cuh; an optional ring of adds_trace_entry records
-// the MTB's delta decisions (adds_config::trace_capacity, or options.verbose).
+// run-time values, adds_tuning in adds_config.cuh (defaults in policy.hpp); an optional ring of
+// adds_trace_entry records the MTB's delta decisions (adds_config::trace_capacity, or
+// options.verbose).
 //
 // Memory ordering: every cross-block handshake is a release store / RMW paired with an acquire
 // load at device scope (cuda::atomic_ref), or with relaxed loads followed by one acquire fence
@@ -72,33 +73,6 @@ using cuda::memory_order_release;
 
 template <class T>
 using device_atomic = cuda::atomic_ref<T, cuda::thread_scope_device>;
-
-template <class W>
-struct kernel_args {
-  csr_view<W> a;
-  W* dist;
-  W* processed;  // smallest distance at which each vertex's row was scanned
-  queue_ref q;
-  unsigned long long* af;  // [workers] assignment words (adds_queue.cuh)
-  unsigned workers;  // gridDim.x - 1
-  // MTB-private bookkeeping (global memory, touched by block 0 only).
-  int* busy_bucket;                // bucket of each worker's outstanding assignment, -1 if none
-  unsigned long long* busy_start;  // its first position
-  unsigned* busy_count;            // its size
-  unsigned* idle_list;
-  unsigned* free_blocks;  // stack of free pool blocks; [0, initial_free) free at launch
-  unsigned initial_free;
-  vertex source;
-  double avg_degree;
-  unsigned local_lanes;     // lanes per row in the local rounds (1, 2, 4, 8 or 32)
-  double delta0;            // the initial delta (the host also stores it in control::delta)
-  bool dynamic_delta;       // false: delta0 throughout (the trace still records every window)
-  adds_tuning tuning;       // validated by the host: every value within its documented range
-  adds_trace_entry* trace;  // ring of trace_cap entries; null: no trace
-  unsigned trace_cap;
-  unsigned long long watchdog_ns, stall_ns;
-  int* host_abort;  // pinned host memory, raised by the host-side timeout
-};
 
 __device__ __forceinline__ unsigned long long global_ns() {
   unsigned long long t;
@@ -180,10 +154,6 @@ __device__ __forceinline__ void push(const queue_ref& q, unsigned slot, vertex v
       .fetch_add(1, memory_order_release);
 }
 
-// Arcs each thread has in flight at once in a WTB's load-balanced loop.
-inline constexpr int arc_batch = 4;
-// Rows this long wait until the rest of the round is relaxed, then take the whole WTB one by one.
-inline constexpr arc_index hub_row = 2048;
 
 // The head as the MTB last published it, and `bucket`'s offset from it. Three relaxed loads: a
 // view torn by a concurrent retire or delta change only files items in another bucket, which
@@ -200,10 +170,6 @@ __device__ __forceinline__ head_view load_head(control* ctl, unsigned bucket) {
 // Local rounds: the rows a WTB keeps to relax itself after its chunk (local_rounds()). Two
 // queues, one read while the other fills; held[q] counts every row offered to queue q, also
 // those beyond its capacity (the stopping rule reads it).
-inline constexpr unsigned local_capacity = threads_per_block;
-// Rows longer than this are never kept: a group of a few lanes would walk them for many trips
-// while the block waits at its next barrier; the queue's WTBs take them whole.
-inline constexpr arc_index local_row_limit = threads_per_block;
 
 template <class W>
 struct local_queue {
@@ -637,8 +603,6 @@ __device__ void trace_append(const kernel_args<W>& k, manager_state& m, unsigned
   ++m.trace_n;
 }
 
-// Phase A reads the flags of this many workers per thread at once.
-inline constexpr int flags_per_thread = 4;
 // Phase C: warp w scans the w-th, (w + manager_warps)-th, ... bucket with new reservations.
 inline constexpr int manager_warps = threads_per_block / 32;
 static_assert(num_buckets == 32, "phase B and the bookkeeping give each bucket a lane of warp 0");
@@ -1318,7 +1282,9 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   device_buffer<unsigned long long> counters(3 * num_buckets, stream);
   device_buffer<control> ctl(1, stream);
   const unsigned trace_cap =
-      cfg.trace_capacity > 0 ? cfg.trace_capacity : opts.verbose ? 1024u : 0u;
+      cfg.trace_capacity > 0 ? cfg.trace_capacity
+      : opts.verbose        ? policy::adds::verbose_trace_capacity
+                            : 0u;
   device_buffer<adds_trace_entry> trace(trace_cap, stream);
 
   control h_ctl{};
@@ -1396,7 +1362,8 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
       TROPIC_CUDA_CHECK(cudaEventRecord(done, stream));
       // Host-side timeout: poll, and past the limit raise the pinned flag the MTB watches.
       const double limit_ms =
-          cfg.host_timeout_ms > 0 ? cfg.host_timeout_ms : cfg.watchdog_ms + 10000;
+          cfg.host_timeout_ms > 0 ? cfg.host_timeout_ms
+                                  : cfg.watchdog_ms + policy::adds::host_grace_ms;
       const auto t0 = std::chrono::steady_clock::now();
       bool raised = false;
       for (;;) {
@@ -1414,7 +1381,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
               .store(1, cuda::memory_order_release);
           raised = true;
         }
-        if (raised && waited > limit_ms + 10000) {
+        if (raised && waited > limit_ms + policy::adds::host_grace_ms) {
           // The manager did not act on the flag. Say which side hangs (two heartbeat snapshots
           // 1 s apart: the heartbeat moves every poll_sweeps sweeps), print it at once (stderr:
           // whatever the caller does next may block on the device), and leave without freeing
