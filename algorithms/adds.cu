@@ -80,25 +80,25 @@ __global__ void init_kernel(vertex n, W* dist, W* processed, vertex source, unsi
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < pool_blocks;
        i += stride)
     free_blocks[i] = static_cast<unsigned>(i);
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < workers;
-       i += stride)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < workers; i += stride)
     busy_bucket[i] = -1;
 }
 
 // control::status as text, indexed by the status_* values.
-constexpr const char* status_names[] = {
-    "running",
-    "done",
-    "bucket pool exhausted",
-    "device watchdog (total time bound)",
-    "device watchdog (no completed work)",
-    "host timeout",
-    "queue position limit (2^40 items pushed into one bucket)"};
+constexpr const char* status_names[] = {"running",
+                                        "done",
+                                        "bucket pool exhausted",
+                                        "device watchdog (total time bound)",
+                                        "device watchdog (no completed work)",
+                                        "host timeout",
+                                        "queue position limit (2^40 items pushed into one bucket)"};
 static_assert(status_done == 1 && status_pool_exhausted == 2 && status_watchdog == 3 &&
                   status_stalled == 4 && status_host_abort == 5 && status_positions == 6,
               "status_names follows the status values");
 
-const char* status_text(int s) { return persistent::status_text(status_names, s); }
+const char* status_text(int s) {
+  return persistent::status_text(status_names, s);
+}
 
 // The kernel relies on these ranges (adds_tuning documents them) and does not clamp.
 void check_tuning(const adds_tuning& tn) {
@@ -116,8 +116,8 @@ void check_tuning(const adds_tuning& tn) {
 
 // The manager did not act on the host's abort flag: which side hangs, from two heartbeat
 // snapshots 1 s apart (the heartbeat moves every poll_sweeps sweeps).
-std::string diagnose_hang(const control* device_ctl,
-                          persistent::pinned_host_area<control>& pinned, unsigned workers) {
+std::string diagnose_hang(const control* device_ctl, persistent::pinned_host_area<control>& pinned,
+                          unsigned workers) {
   control s0{}, s1{};
   const bool got0 = persistent::peek_control(device_ctl, pinned.snapshot, 1000);
   if (got0) s0 = *pinned.snapshot;
@@ -163,8 +163,7 @@ time_shares time_shares_of(const control& c, double ms) {
   return where;
 }
 
-void print_trace(const control& c, const std::vector<adds_trace_entry>& trace,
-                 std::uint64_t kept) {
+void print_trace(const control& c, const std::vector<adds_trace_entry>& trace, std::uint64_t kept) {
   std::fprintf(stderr,
                "adds: delta trace (%llu entries%s; util = arcs in flight / hardware threads, "
                "window means; decision 0 keep, 1 raise, 2 clip-raise, -1 lower, 3 end)\n"
@@ -234,11 +233,12 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
   for (;;) {
     const std::size_t pool_items = std::size_t(pool_blocks) * block_items;
     const std::size_t table_entries = std::size_t(num_buckets) * pool_blocks;
-    require_device_memory(pool_items * sizeof(vertex) +
-                              (std::size_t(pool_blocks) * segments_per_block + table_entries +
-                               pool_blocks) * sizeof(unsigned),
-                          "the ADDS bucket pool (" + std::to_string(pool_blocks) + " blocks of " +
-                              std::to_string(block_items) + " items)");
+    require_device_memory(
+        pool_items * sizeof(vertex) +
+            (std::size_t(pool_blocks) * segments_per_block + table_entries + pool_blocks) *
+                sizeof(unsigned),
+        "the ADDS bucket pool (" + std::to_string(pool_blocks) + " blocks of " +
+            std::to_string(block_items) + " items)");
     device_buffer<vertex> pool(pool_items, stream);
     device_buffer<unsigned> wcc(std::size_t(pool_blocks) * segments_per_block, stream),
         table(table_entries, stream), free_blocks(pool_blocks, stream);
@@ -248,8 +248,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     c0.status = status_running;
     c0.delta = delta0;
     c0.delta_min_seen = c0.delta_max_seen = delta0;
-    TROPIC_CUDA_CHECK(
-        cudaMemcpyAsync(ctl.data(), &c0, sizeof c0, cudaMemcpyHostToDevice, stream));
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(ctl.data(), &c0, sizeof c0, cudaMemcpyHostToDevice, stream));
     TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, counters.bytes(), stream));
     TROPIC_CUDA_CHECK(cudaMemsetAsync(af_words.data(), 0, af_words.bytes(), stream));
 
@@ -293,8 +292,8 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
       const unsigned init_blocks = static_cast<unsigned>(
           std::min<std::size_t>((std::max<std::size_t>(n, pool_blocks) + 255) / 256, 4096));
       init_kernel<W><<<init_blocks, 256, 0, stream>>>(n, dist.data(), processed.data(), source,
-                                                       free_blocks.data(), pool_blocks,
-                                                       busy_bucket.data(), workers);
+                                                      free_blocks.data(), pool_blocks,
+                                                      busy_bucket.data(), workers);
       TROPIC_CUDA_CHECK(cudaGetLastError());
       persistent::launch_cooperative(adds_kernel<W>, grid, threads_per_block, k, stream);
       TROPIC_CUDA_CHECK(cudaEventRecord(done, stream));
@@ -337,11 +336,10 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
                       std::to_string(pool_items) + " items) was exhausted after " +
                       std::to_string(retries) + " retries");
     if (h_ctl.status != status_done)
-      throw error(error_code::cuda, std::string("adds: stopped by the ") +
-                                        status_text(h_ctl.status) + " after " +
-                                        std::to_string(ms) + " ms (" +
-                                        std::to_string(h_ctl.sweeps) + " manager sweeps, " +
-                                        std::to_string(h_ctl.vertices) + " items processed)");
+      throw error(error_code::cuda,
+                  std::string("adds: stopped by the ") + status_text(h_ctl.status) + " after " +
+                      std::to_string(ms) + " ms (" + std::to_string(h_ctl.sweeps) +
+                      " manager sweeps, " + std::to_string(h_ctl.vertices) + " items processed)");
     break;
   }
 
@@ -366,17 +364,16 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
                  grid, rg.per_sm, rg.sms, pool_blocks, delta0, h_ctl.delta, h_ctl.delta_changes,
                  h_ctl.delta_min_seen, h_ctl.delta_max_seen, h_ctl.sweeps, h_ctl.assignments,
                  h_ctl.retires, h_ctl.vertices, h_ctl.skipped, h_ctl.max_in_flight, ms,
-                 where.sweep_us, 100 * where.phase[0], 100 * where.phase[1],
-                 100 * where.phase[2], 100 * where.phase[3], 100 * where.phase[4],
-                 100 * where.worker_wait);
+                 where.sweep_us, 100 * where.phase[0], 100 * where.phase[1], 100 * where.phase[2],
+                 100 * where.phase[3], 100 * where.phase[4], 100 * where.worker_wait);
   // The trace ring, oldest entry first.
   std::vector<adds_trace_entry> h_trace;
   const std::uint64_t trace_kept = std::min<std::uint64_t>(h_ctl.trace_n, trace_cap);
   if (trace_kept > 0) {
     std::vector<adds_trace_entry> ring(trace_cap);
     TROPIC_CUDA_CHECK(cudaMemcpyAsync(ring.data(), trace.data(),
-                                      trace_cap * sizeof(adds_trace_entry),
-                                      cudaMemcpyDeviceToHost, stream));
+                                      trace_cap * sizeof(adds_trace_entry), cudaMemcpyDeviceToHost,
+                                      stream));
     TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
     const std::uint64_t first = h_ctl.trace_n - trace_kept;
     for (std::uint64_t i = first; i < h_ctl.trace_n; ++i) h_trace.push_back(ring[i % trace_cap]);

@@ -33,7 +33,7 @@ struct adds_tuning {
   int max_open_buckets = policy::adds::max_open_buckets;
   // The tail bucket's share of the queued items from which a sweep counts as clipping.
   double clip_share = policy::adds::clip_share;
-  double delta_floor_ratio = policy::adds::delta_floor_ratio;  // delta >= delta0 x this; (0, 1]
+  double delta_floor_ratio = policy::adds::delta_floor_ratio;      // delta >= delta0 x this; (0, 1]
   double delta_ceiling_ratio = policy::adds::delta_ceiling_ratio;  // ... <= delta0 x this; >= 1
   // The low-utilisation raise never takes delta past delta0 x this (>= 1; clipping may raise it,
   // up to the ceiling; 1: it only undoes lowering). With few open buckets, work is "held back"
@@ -93,7 +93,7 @@ struct adds_trace_entry {
 struct adds_config {
   unsigned pool_blocks = 0;  // 0: sized from the graph (n + arcs items, plus 2 per bucket)
   int pool_retries = policy::adds::pool_retries;  // on exhaustion: rerun with 4x the pool
-  unsigned max_worker_blocks = 0;  // 0: every block the occupancy API says fits
+  unsigned max_worker_blocks = 0;                 // 0: every block the occupancy API says fits
   // Worker blocks per SM on graphs of mean degree >= wide_row_degree (0: every block that fits,
   // as on any other graph). The MTB's sweep slows with the number of WTBs pushing beside it (its
   // loads queue behind theirs), and long rows keep memory busy with fewer blocks; graphs of
@@ -101,9 +101,9 @@ struct adds_config {
   unsigned wide_row_workers_per_sm = policy::adds::wide_row_workers_per_sm;
   double wide_row_degree = policy::adds::wide_row_degree;
   double watchdog_ms = policy::adds::watchdog_ms;  // device: total run-time bound (the MTB)
-  double stall_ms = policy::adds::stall_ms;  // device: bound on time without a completed item
-  double host_timeout_ms = 0;                // host: 0 = watchdog_ms + host_grace_ms
-  bool dynamic_delta = true;                 // section 5.5 on (off: the initial delta throughout)
+  double stall_ms = policy::adds::stall_ms;        // device: bound on time without a completed item
+  double host_timeout_ms = 0;                      // host: 0 = watchdog_ms + host_grace_ms
+  bool dynamic_delta = true;  // section 5.5 on (off: the initial delta throughout)
   adds_tuning tuning;
   // Delta trace ring (adds_report::trace): 0 = off, unless options.verbose, which keeps
   // verbose_trace_capacity and prints them. Costs one adds_trace_entry (96 bytes) per delta

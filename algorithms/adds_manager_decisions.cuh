@@ -20,8 +20,7 @@ __device__ __forceinline__ unsigned long long ceil_div(unsigned long long a, uns
 // of this sweep depend on. The rest of thread 0's work (section 5.5's knobs, the memory map)
 // runs in phase D2, beside the other threads' stores of the words.
 
-__device__ __forceinline__ sweep_totals begin_decisions(const manager_shared& s,
-                                                        manager_state& m) {
+__device__ __forceinline__ sweep_totals begin_decisions(const manager_shared& s, manager_state& m) {
   sweep_totals v;
   v.now = global_ns();
   v.queued = s.queued;
@@ -62,9 +61,12 @@ __device__ __forceinline__ void check_watchdogs(const kernel_args<W>& k, manager
   }
   if (!s.stop) {
     int why = status_running;
-    if (v.now - m.start_ns > k.watchdog_ns) why = status_watchdog;
-    else if (s.positions_out) why = status_positions;  // no assignment word could name them
-    else if (v.now - m.last_progress_ns > k.stall_ns) why = status_stalled;
+    if (v.now - m.start_ns > k.watchdog_ns)
+      why = status_watchdog;
+    else if (s.positions_out)
+      why = status_positions;  // no assignment word could name them
+    else if (v.now - m.last_progress_ns > k.stall_ns)
+      why = status_stalled;
     else if (m.sweeps % poll_sweeps == 0 &&
              cuda::atomic_ref<int, cuda::thread_scope_system>(*k.host_abort)
                      .load(memory_order_relaxed) != 0)
@@ -152,11 +154,12 @@ __device__ __forceinline__ void open_or_close_buckets(const kernel_args<W>& k,
   // Buckets past the open ones with unassigned items (the plan changed s.read only for the
   // open ones): bit o of `waiting` is bucket head + o.
   const unsigned waiting = __funnelshift_r(s.waiting_mask, s.waiting_mask, m.head);
-  const bool held_back =
-      v.idle > v.assigned && m.open < num_buckets && (waiting >> m.open) != 0;
+  const bool held_back = v.idle > v.assigned && m.open < num_buckets && (waiting >> m.open) != 0;
   const bool starved = t.raise_only_when_held_back ? held_back : v.idle > v.assigned;
-  if (starved && util < low && m.open < t.max_open_buckets) ++m.open;
-  else if (util > high && m.open > 1) --m.open;
+  if (starved && util < low && m.open < t.max_open_buckets)
+    ++m.open;
+  else if (util > high && m.open > 1)
+    --m.open;
   if (v.queued > 0) {
     m.util_sum += util;
     ++m.util_n;

@@ -86,7 +86,6 @@ __device__ void trace_append(const kernel_args<W>& k, manager_state& m, unsigned
   ++m.trace_n;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Start and end.
 
@@ -247,8 +246,7 @@ template <class W>
 __device__ __forceinline__ void read_counters(const kernel_args<W>& k, manager_shared& s) {
   const unsigned lane = threadIdx.x & 31;
   if (threadIdx.x >> 5 != 0) return;
-  s.cwc[lane] =
-      device_atomic<unsigned long long>(k.q.completed[lane]).load(memory_order_acquire);
+  s.cwc[lane] = device_atomic<unsigned long long>(k.q.completed[lane]).load(memory_order_acquire);
   __syncwarp();
   const unsigned long long r =
       device_atomic<unsigned long long>(k.q.resv[lane]).load(memory_order_relaxed);
@@ -289,9 +287,8 @@ __device__ __forceinline__ void scan_written(const kernel_args<W>& k, manager_sh
                                  ? s.wblock_id[b]
                                  : q.block_of(b, seg_start);
         // Acquire pairs with the writers' release increments: items counted are visible.
-        c = device_atomic<unsigned>(
-                q.wcc[static_cast<std::size_t>(blk) * segments_per_block +
-                      (seg_start % block_items) / segment_items])
+        c = device_atomic<unsigned>(q.wcc[static_cast<std::size_t>(blk) * segments_per_block +
+                                          (seg_start % block_items) / segment_items])
                 .load(memory_order_acquire);
       }
       const unsigned not_full = __ballot_sync(~0u, !(seg_start < limit && c == segment_items));

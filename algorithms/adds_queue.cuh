@@ -27,9 +27,8 @@
 // included), adds to completed[], then release-stores idle.
 #pragma once
 
-#include <cuda/atomic>
-
 #include <cstdint>
+#include <cuda/atomic>
 
 #include "adds_config.cuh"
 #include "policy.hpp"
@@ -125,7 +124,9 @@ __host__ __device__ constexpr unsigned long long af_pack(unsigned state, unsigne
   return state | static_cast<unsigned long long>(bucket) << 2 |
          static_cast<unsigned long long>(count) << 7 | start << 24;
 }
-__host__ __device__ constexpr unsigned af_state_of(unsigned long long a) { return unsigned(a & 3); }
+__host__ __device__ constexpr unsigned af_state_of(unsigned long long a) {
+  return unsigned(a & 3);
+}
 __host__ __device__ constexpr unsigned af_bucket_of(unsigned long long a) {
   return unsigned(a >> 2) & 31;
 }

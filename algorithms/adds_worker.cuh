@@ -23,8 +23,8 @@
 #pragma once
 
 #include <cooperative_groups.h>
-#include <cub/block/block_scan.cuh>
 
+#include <cub/block/block_scan.cuh>
 #include <limits>
 
 #include "adds_queue.cuh"
@@ -94,8 +94,8 @@ __device__ __forceinline__ void push(const queue_ref& q, unsigned slot, vertex v
   q.pool[static_cast<std::size_t>(blk) * block_items + p % block_items] = v;
   // Release: the item store above is visible to whoever acquires this count (the MTB's scan)
   // before it counts the slot as written.
-  device_atomic<unsigned>(q.wcc[static_cast<std::size_t>(blk) * segments_per_block +
-                                (p % block_items) / segment_items])
+  device_atomic<unsigned>(
+      q.wcc[static_cast<std::size_t>(blk) * segments_per_block + (p % block_items) / segment_items])
       .fetch_add(1, memory_order_release);
 }
 
@@ -166,8 +166,9 @@ __device__ void local_rounds(const kernel_args<W>& k, local_queue<W>& lq, const 
       lanes == 32 ? ~0u : ((1u << lanes) - 1u) << (tid % 32 / lanes * lanes);
   const unsigned width = k.tuning.local_passes * (threads_per_block / lanes);
   constexpr W lowest = std::numeric_limits<W>::lowest();
-  const closure_args<W> c{k.a, row_ranges{k.a.row_offsets, nullptr, row_part::all}, k.dist,
-                          {},  {}, nullptr, nullptr, {}};
+  const closure_args<W> c{
+      k.a, row_ranges{k.a.row_offsets, nullptr, row_part::all}, k.dist, {}, {}, nullptr, nullptr,
+      {}};
   const value_range<W> any_value{};  // every improvement is kept or pushed
   const auto hold = [&](int q, const closure_item<W>& item) {
     const unsigned slot = bucket_for(item.x, h, k.q.ctl);
@@ -269,8 +270,7 @@ __device__ __forceinline__ bool wait_for_assignment(const kernel_args<W>& k, wor
     unsigned long long a;
     // Acquire pairs with the MTB's release of the assignment word: what the MTB saw before
     // handing out the chunk (the WCC counts of its items, so the items) is visible.
-    for (unsigned spins = 0; af_state_of(a = flag.load(memory_order_acquire)) == af_idle;
-         ++spins) {
+    for (unsigned spins = 0; af_state_of(a = flag.load(memory_order_acquire)) == af_idle; ++spins) {
       if ((spins & 63) == 63 && status.load(memory_order_relaxed) != status_running) {
         a = af_exit;
         break;
@@ -323,8 +323,8 @@ __device__ __forceinline__ round_row<W> check_item(const kernel_args<W>& k, work
   const unsigned tid = threadIdx.x;
   if (round + tid < c.count) {
     const unsigned long long p = c.start + round + tid;
-    const vertex u = k.q.pool[static_cast<std::size_t>(k.q.block_of(c.bucket, p)) *
-                                  block_items + p % block_items];
+    const vertex u = k.q.pool[static_cast<std::size_t>(k.q.block_of(c.bucket, p)) * block_items +
+                              p % block_items];
     row.du = load_relaxed(&k.dist[u]);
     if (!(row.du < load_relaxed(&k.processed[u])) ||
         !(row.du < atomic_min(&k.processed[u], row.du))) {
@@ -390,7 +390,10 @@ __device__ __forceinline__ void relax_arcs(const kernel_args<W>& k, worker_share
       unsigned lo = r, hi = threads_per_block;
       while (hi - lo > 1) {
         const unsigned mid = (lo + hi) / 2;
-        if (s.first[mid] <= e) lo = mid; else hi = mid;
+        if (s.first[mid] <= e)
+          lo = mid;
+        else
+          hi = mid;
       }
       row[b] = lo;
     }
@@ -470,8 +473,8 @@ __device__ __forceinline__ void report_complete(const kernel_args<W>& k, unsigne
   cuda::atomic_thread_fence(memory_order_release, cuda::thread_scope_device);
   __syncthreads();
   if (threadIdx.x == 0) {
-    device_atomic<unsigned long long>(k.q.completed[c.bucket]).fetch_add(c.count,
-                                                                      memory_order_release);
+    device_atomic<unsigned long long>(k.q.completed[c.bucket])
+        .fetch_add(c.count, memory_order_release);
     device_atomic<unsigned long long>(k.af[w]).store(af_idle, memory_order_release);
   }
 }

@@ -10,11 +10,11 @@
 #pragma once
 
 #include <cooperative_groups.h>
-#include <cuda/atomic>
 
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cuda/atomic>
 #include <initializer_list>
 #include <string>
 #include <thread>
@@ -62,8 +62,7 @@ __device__ __forceinline__ unsigned long long reserve_grouped(unsigned long long
   cg::coalesced_group same = cg::labeled_partition(active, label);
   unsigned long long base = 0;
   if (same.thread_rank() == 0)
-    base = device_atomic<unsigned long long>(*counter).fetch_add(same.size(),
-                                                                 memory_order_relaxed);
+    base = device_atomic<unsigned long long>(*counter).fetch_add(same.size(), memory_order_relaxed);
   base = same.shfl(base, 0);
   return base + same.thread_rank();
 }
@@ -74,15 +73,15 @@ __device__ __forceinline__ unsigned long long reserve_grouped(unsigned long long
 // The checks every entry point makes before it allocates (`who` prefixes the message), and
 // the initial delta: options.delta (or the heuristic's, resolve_delta) x factor, positive.
 template <class W>
-double initial_delta(const char* who, const device_matrix<W>& a, vertex source,
-                     const options& opts, double factor = 1) {
+double initial_delta(const char* who, const device_matrix<W>& a, vertex source, const options& opts,
+                     double factor = 1) {
   const vertex n = a.rows();
   if (n == 0)
     throw error(error_code::invalid_value, std::string(who) + ": the graph has no vertices");
   if (source >= n)
     throw error(error_code::invalid_index, std::string(who) + ": source vertex " +
-                                               std::to_string(source) + " is out of range (n = " +
-                                               std::to_string(n) + ")");
+                                               std::to_string(source) +
+                                               " is out of range (n = " + std::to_string(n) + ")");
   const double delta0 = resolve_delta(a, opts) * factor;
   if (!(delta0 > 0))
     throw error(error_code::invalid_value, std::string(who) + ": delta must be positive");
@@ -164,15 +163,15 @@ template <class Control>
 bool peek_control(const Control* device_ctl, Control* host, double wait_ms) {
   cudaStream_t s = nullptr;
   if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return false;
-  bool ok = cudaMemcpyAsync(host, device_ctl, sizeof(Control), cudaMemcpyDeviceToHost, s) ==
-            cudaSuccess;
+  bool ok =
+      cudaMemcpyAsync(host, device_ctl, sizeof(Control), cudaMemcpyDeviceToHost, s) == cudaSuccess;
   const auto t0 = std::chrono::steady_clock::now();
   while (ok) {
     const cudaError_t st = cudaStreamQuery(s);
     if (st == cudaSuccess) break;
     if (st != cudaErrorNotReady ||
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count() > wait_ms)
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >
+            wait_ms)
       ok = false;
     else
       std::this_thread::sleep_for(std::chrono::microseconds(100));
@@ -212,16 +211,15 @@ void wait_or_abort(cudaEvent_t done, double limit_ms, double give_up_after_ms, i
 // The entry points of a persistent-kernel algorithm `name` (adds, rdbs): name_sssp, sssp()'s,
 // is name_sssp_configured with the defaults (name_config{}); TROPIC_PERSISTENT_INSTANTIATE
 // instantiates both for weight W.
-#define TROPIC_PERSISTENT_DEFAULT_ENTRY(name)                                             \
-  template <class W>                                                                      \
+#define TROPIC_PERSISTENT_DEFAULT_ENTRY(name)                                            \
+  template <class W>                                                                     \
   result<W> name##_sssp(const device_matrix<W>& a, vertex source, const options& opts) { \
-    return name##_sssp_configured(a, source, opts, name##_config{}, nullptr);             \
+    return name##_sssp_configured(a, source, opts, name##_config{}, nullptr);            \
   }
-#define TROPIC_PERSISTENT_INSTANTIATE(name, W)                                              \
-  template result<W> name##_sssp<W>(const device_matrix<W>&, vertex, const options&);       \
-  template result<W> name##_sssp_configured<W>(const device_matrix<W>&, vertex,             \
-                                               const options&, const name##_config&,        \
-                                               name##_report*);
+#define TROPIC_PERSISTENT_INSTANTIATE(name, W)                                                  \
+  template result<W> name##_sssp<W>(const device_matrix<W>&, vertex, const options&);           \
+  template result<W> name##_sssp_configured<W>(const device_matrix<W>&, vertex, const options&, \
+                                               const name##_config&, name##_report*);
 
 // A kernel's status word as text: names[s], or "unknown" outside the table.
 template <std::size_t N>

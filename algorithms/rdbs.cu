@@ -132,12 +132,13 @@ struct delta_schedule {
 };
 
 // phase_state::status as text, indexed by the status_* values.
-constexpr const char* status_names[] = {"running", "finished", "full work list",
-                                        "device watchdog"};
+constexpr const char* status_names[] = {"running", "finished", "full work list", "device watchdog"};
 static_assert(status_finished == 1 && status_overflow == 2 && status_watchdog == 3,
               "status_names follows the status values");
 
-const char* status_text(int s) { return persistent::status_text(status_names, s); }
+const char* status_text(int s) {
+  return persistent::status_text(status_names, s);
+}
 
 // The work lists' capacities: the small one can hold every vertex list_headroom times, the
 // others their class as often (rows longer than beta; rows longer than alpha and the chunks of
@@ -333,9 +334,9 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
       settled = S.nvals();
       st.vertices_relaxed += S.nvals();
       // Phase 2: t = min(t, AH' min.+ (t .* S)); B = stragglers back in the bucket (rounding)
-      push_dispatch<min_plus<W>>(t, no_mask<W>(), view, row_ranges{view.row_offsets, split.data(),
-                                                                    row_part::heavy},
-                                 S, desc, ctx, &B, bucket, &heavy_counters);
+      push_dispatch<min_plus<W>>(t, no_mask<W>(), view,
+                                 row_ranges{view.row_offsets, split.data(), row_part::heavy}, S,
+                                 desc, ctx, &B, bucket, &heavy_counters);
       ++rep.heavy_steps;
       if (B.nvals() == 0) break;
     }

@@ -24,14 +24,14 @@ struct rdbs_config {
 };
 
 struct rdbs_report {
-  double reorder_ms = 0;         // the degree renumbering (inside stats.milliseconds)
-  double initial_delta = 0;      // delta_0
+  double reorder_ms = 0;     // the degree renumbering (inside stats.milliseconds)
+  double initial_delta = 0;  // delta_0
   double min_delta = 0, max_delta = 0, final_delta = 0;
-  std::uint64_t delta_changes = 0;    // buckets whose width differed from the previous one
-  std::uint64_t light_phases = 0;     // asynchronous light-phase launches
-  std::uint64_t heavy_steps = 0;      // synchronous heavy pushes
-  std::uint64_t overflow_retries = 0; // light phases redone after a full work list
-  std::uint64_t threads_used = 0;     // sum over light items of their thread group size (T)
+  std::uint64_t delta_changes = 0;     // buckets whose width differed from the previous one
+  std::uint64_t light_phases = 0;      // asynchronous light-phase launches
+  std::uint64_t heavy_steps = 0;       // synchronous heavy pushes
+  std::uint64_t overflow_retries = 0;  // light phases redone after a full work list
+  std::uint64_t threads_used = 0;      // sum over light items of their thread group size (T)
   std::uint64_t small_items = 0, middle_items = 0, large_items = 0;  // per workload list
   unsigned worker_blocks = 0;
   bool reordered = false;

@@ -101,8 +101,8 @@ __device__ __forceinline__ void publish(const work_list<T>& l, unsigned long lon
   if (p >= l.capacity) {
     // The list is full: the item is lost, so the phase is void; the host redoes it.
     int expected = status_running;
-    device_atomic<int>(state->status).compare_exchange_strong(expected, status_overflow,
-                                                              memory_order_relaxed);
+    device_atomic<int>(state->status)
+        .compare_exchange_strong(expected, status_overflow, memory_order_relaxed);
     return;
   }
   // Release: the pusher's distance update is visible to whoever acquires the item.
@@ -119,16 +119,16 @@ __device__ void push_vertex(const phase_args<W>& k, vertex v) {
     const unsigned long long chunks = (light + chunk_arcs - 1) / chunk_arcs;
     const unsigned long long p =
         device_atomic<unsigned long long>(*k.large.tail).fetch_add(chunks, memory_order_relaxed);
-    for (unsigned long long c = 0; c < chunks; ++c)
-      publish(k.large, p + c, (c << 32) | v, k.state);
+    for (unsigned long long c = 0; c < chunks; ++c) publish(k.large, p + c, (c << 32) | v, k.state);
     return;
   }
   // acq_rel: pairs with the worker's clearing exchange (see the header).
   if (device_atomic<unsigned>(k.queued[v]).exchange(1u, memory_order_acq_rel) != 0) return;
   const int cls = light <= beta_arcs ? kind_small : light <= alpha_arcs ? kind_middle : kind_large;
   // Lanes of a warp pushing to the same list share one reservation.
-  unsigned long long* tail = cls == kind_small ? k.small.tail : cls == kind_middle ? k.middle.tail
-                                                                                  : k.large.tail;
+  unsigned long long* tail = cls == kind_small    ? k.small.tail
+                             : cls == kind_middle ? k.middle.tail
+                                                  : k.large.tail;
   const unsigned long long p = reserve_grouped(tail, cls);
   if (cls == kind_small)
     publish(k.small, p, v, k.state);
@@ -229,7 +229,10 @@ __device__ __forceinline__ void take_batch(const phase_args<W>& k, unsigned work
   unsigned long long first = 0;
   for (unsigned spins = 0;; ++spins) {
     if (status.load(memory_order_relaxed) != status_running) break;
-    if ((count = try_take(k.large, 1u, workers, first)) != 0) { kind = kind_large; break; }
+    if ((count = try_take(k.large, 1u, workers, first)) != 0) {
+      kind = kind_large;
+      break;
+    }
     if ((count = try_take(k.middle, warps_per_block, workers, first)) != 0) {
       kind = kind_middle;
       break;
@@ -282,9 +285,8 @@ __device__ __forceinline__ void relax_small_rows(const phase_args<W>& k, unsigne
 
 // Middle items: one warp per row, lane 0 taking the item.
 template <class W>
-__device__ __forceinline__ void relax_middle_rows(const phase_args<W>& k,
-                                                  unsigned long long first, unsigned count,
-                                                  worker_tally& n) {
+__device__ __forceinline__ void relax_middle_rows(const phase_args<W>& k, unsigned long long first,
+                                                  unsigned count, worker_tally& n) {
   const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   if (warp < count) {
     vertex v = empty_vertex;
@@ -405,7 +407,7 @@ __device__ void manager(const phase_args<W>& k) {
 // Section 4.3, phase 1: block 0 manages, the others work, until the bucket's light work is done.
 template <class W>
 __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
-light_phase(phase_args<W> k) {
+    light_phase(phase_args<W> k) {
   if (blockIdx.x == 0) {
     if (threadIdx.x == 0) manager(k);
     return;

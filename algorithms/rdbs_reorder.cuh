@@ -8,10 +8,9 @@
 // finish_result(), so parents and the overflow check run on the caller's matrix.
 #pragma once
 
+#include <algorithm>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
-
-#include <algorithm>
 
 #include "policy.hpp"
 #include "tropic/device_matrix.hpp"
@@ -40,8 +39,7 @@ __global__ void degree_keys(csr_view<W> a, unsigned* keys, vertex* ids) {
 
 // perm[order[r]] = r, and the new rows' lengths (lengths[n] = 0 for the exclusive scan).
 template <class W>
-__global__ void invert_order(csr_view<W> a, const vertex* order, vertex* perm,
-                             arc_index* lengths) {
+__global__ void invert_order(csr_view<W> a, const vertex* order, vertex* perm, arc_index* lengths) {
   for (std::size_t r = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; r <= a.n;
        r += std::size_t(gridDim.x) * blockDim.x) {
     if (r == a.n) {
@@ -78,7 +76,10 @@ __global__ void copy_long_rows(csr_view<W> a, const vertex* order, const vertex*
     vertex lo = 0, hi = rows;  // the last row r with offsets[r] <= e
     while (hi - lo > 1) {
       const vertex mid = lo + (hi - lo) / 2;
-      if (offsets[mid] <= e) lo = mid; else hi = mid;
+      if (offsets[mid] <= e)
+        lo = mid;
+      else
+        hi = mid;
     }
     const arc_index from = a.row_offsets[order[lo]] + (e - offsets[lo]);
     columns[e] = perm[a.columns[from]];
@@ -89,8 +90,8 @@ __global__ void copy_long_rows(csr_view<W> a, const vertex* order, const vertex*
 // The other rows, one warp each; each row keeps its order (ascending weight).
 template <class W>
 __global__ void copy_short_rows(csr_view<W> a, const vertex* order, const vertex* perm,
-                                const arc_index* offsets, const vertex* long_rows,
-                                vertex* columns, W* weights) {
+                                const arc_index* offsets, const vertex* long_rows, vertex* columns,
+                                W* weights) {
   const std::size_t warps = std::size_t(gridDim.x) * blockDim.x / 32;
   const unsigned lane = threadIdx.x & 31;
   for (std::size_t r = *long_rows + (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32;
@@ -131,19 +132,19 @@ void reorder_by_degree(const device_matrix<W>& A, working_graph<W>& g, cudaStrea
       nullptr, bytes, keys.data(), sorted_keys.data(), ids.data(), order.data(), n, 0, 32, stream));
   {
     device_buffer<unsigned char> temp(bytes, stream);
-    TROPIC_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
-        temp.data(), bytes, keys.data(), sorted_keys.data(), ids.data(), order.data(), n, 0, 32,
-        stream));
+    TROPIC_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(temp.data(), bytes, keys.data(),
+                                                                sorted_keys.data(), ids.data(),
+                                                                order.data(), n, 0, 32, stream));
   }
   g.perm = device_buffer<vertex>(n, stream);
   g.offsets = device_buffer<arc_index>(std::size_t(n) + 1, stream);
   device_buffer<arc_index> lengths(std::size_t(n) + 1, stream);
   invert_order<<<grid_for(std::size_t(n) + 1), 256, 0, stream>>>(a, order.data(), g.perm.data(),
-                                                                  lengths.data());
+                                                                 lengths.data());
   TROPIC_CUDA_CHECK(cudaGetLastError());
   bytes = 0;
-  TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, lengths.data(),
-                                                  g.offsets.data(), std::size_t(n) + 1, stream));
+  TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, lengths.data(), g.offsets.data(),
+                                                  std::size_t(n) + 1, stream));
   {
     device_buffer<unsigned char> temp(bytes, stream);
     TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, lengths.data(),
@@ -157,7 +158,7 @@ void reorder_by_degree(const device_matrix<W>& A, working_graph<W>& g, cudaStrea
     find_long_prefix<<<grid_for(n), 256, 0, stream>>>(n, g.offsets.data(), long_rows.data());
     TROPIC_CUDA_CHECK(cudaGetLastError());
     copy_long_rows<<<1024, 256, 0, stream>>>(a, order.data(), g.perm.data(), g.offsets.data(),
-                                              long_rows.data(), g.columns.data(), g.weights.data());
+                                             long_rows.data(), g.columns.data(), g.weights.data());
     TROPIC_CUDA_CHECK(cudaGetLastError());
     copy_short_rows<<<grid_for(std::size_t(n) * 32), 256, 0, stream>>>(
         a, order.data(), g.perm.data(), g.offsets.data(), long_rows.data(), g.columns.data(),
