@@ -17,11 +17,10 @@ namespace {
 constexpr unsigned long long no_parent = ~0ull;
 
 // Both passes below visit every arc u -> v of a reached u once. A thread per row made them as
-// slow as the longest row: 40 ms for a Kronecker hub on kron-22 (H100, ncu, 2026-11-23), 4x
-// the solve. Instead each thread takes a run of arcs_per_thread consecutive arcs, finds the row
-// of its first arc by binary search over the row offsets (their upper levels stay in cache),
-// and walks on through the rows its run crosses: every thread does the same work whatever the
-// degrees.
+// slow as the longest row (a Kronecker hub's: 4x the solve on kron-22). Instead each thread
+// takes a run of arcs_per_thread consecutive arcs, finds the row of its first arc by binary
+// search over the row offsets (their upper levels stay in cache), and walks on through the rows
+// its run crosses: every thread does the same work whatever the degrees.
 constexpr unsigned arcs_per_thread = 8;
 
 template <class W, class Visit>

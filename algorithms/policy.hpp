@@ -48,10 +48,104 @@ inline constexpr double widen_tail_reached_share = 0.95;
 inline constexpr std::uint64_t closure_local_rounds_max_degree = tuning::block_threads;
 }  // namespace delta_stepping
 
-// ADDS (algorithms/adds*.cu).
-namespace adds {}  // namespace adds
+// ADDS (algorithms/adds*.cu; Wang, Fussell, Lin, PPoPP'21, section 5). adds_tuning and
+// adds_config (algorithms/adds_config.cuh) take their defaults from here.
+namespace adds {
+// Threads of the MTB and of each WTB (the WTB's scan width, the local queues); unmeasured.
+inline constexpr int threads_per_block = 256;
+// 4 blocks/SM: registers capped at 64, against a few spilled bytes; unmeasured.
+inline constexpr int min_blocks_per_sm = 4;
+// Pool allocation unit (paper: 64K words): maps and frees sooner vs less often; unmeasured.
+inline constexpr unsigned block_items = 4096;
+// Items per write-completed counter (N of section 5.2): scan loads vs contention; unmeasured.
+inline constexpr unsigned segment_items = 64;
+// MTB sweeps between host-abort polls and heartbeats: host reaction vs sweep time; unmeasured.
+inline constexpr unsigned poll_sweeps = 256;
+// WTB arcs in flight per thread vs registers; bench/results/2026-11-24-h100-run15/sweeps/
+inline constexpr int arc_batch = 4;
+// Rows this long take the whole WTB after the round; bench/results/2026-11-24-h100-run14/sweeps/
+inline constexpr std::uint64_t hub_row = 2048;
+// Rows a WTB keeps for its local rounds (two queues in shared memory); unmeasured.
+inline constexpr unsigned local_capacity = threads_per_block;
+// Longer rows are never kept locally: a lane group would hold the block back; unmeasured.
+inline constexpr std::uint64_t local_row_limit = threads_per_block;
+// Phase A: worker flags per MTB thread in flight; bench/results/2026-11-24-h100-run16/sweeps/
+inline constexpr int flags_per_thread = 4;
 
-// RDBS (algorithms/rdbs*.cu).
-namespace rdbs {}  // namespace rdbs
+// adds_tuning's defaults (section 5.5's knobs).
+// Initial delta over the Near-Far heuristic's (Davidson et al.); unmeasured.
+inline constexpr double initial_delta_factor = 1;
+// Utilisation (arcs in flight / WTB threads) below which buckets open, delta rises; unmeasured.
+inline constexpr double util_low = 0.5;
+// ... above which buckets close and delta falls; unmeasured.
+inline constexpr double util_high = 2.0;
+// Head switches between two delta decisions: reaction vs noise; unmeasured.
+inline constexpr int settle_switches = 8;
+// Open buckets: parallelism vs an open x delta window; bench/results/2026-11-23-h100-run6/sweeps/
+inline constexpr int max_open_buckets = 2;
+// Tail bucket's share of the queue that is clipping; the paper's 65% (section 5.5).
+inline constexpr double clip_share = 0.65;
+// Delta never goes below delta0 x this: order vs the rework of a narrow bucket; unmeasured.
+inline constexpr double delta_floor_ratio = 1.0 / 64;
+// ... nor above delta0 x this; unmeasured.
+inline constexpr double delta_ceiling_ratio = 1048576;
+// Low-utilisation raises stop at delta0 x this; bench/results/2026-11-23-h100-run6/sweeps/
+inline constexpr double util_raise_ratio = 1;
+// Fewest items per assignment: handoffs vs spread; bench/results/2026-11-23-h100-run6/sweeps/
+inline constexpr unsigned min_chunk = 32;
+// Most items per assignment (4 rounds of a WTB): handoffs vs balance; unmeasured.
+inline constexpr unsigned max_chunk = 1024;
+// Raise only when buckets hold work from idle WTBs; bench/results/2026-11-23-h100-run6/sweeps/
+inline constexpr bool raise_only_when_held_back = true;
+// Local rounds per chunk: hops per sweep vs balance; bench/results/2026-11-24-h100-run17/sweeps/
+inline constexpr unsigned local_rounds = 32;
+// Local rounds stop past this many lane-group passes; bench/results/2026-11-24-h100-run17/sweeps/
+inline constexpr unsigned local_passes = 4;
+
+// adds_config's defaults.
+// Reruns with a 4x pool after the pool ran out: memory vs failing; unmeasured.
+inline constexpr int pool_retries = 3;
+// WTBs/SM on long-row graphs: MTB sweep vs bandwidth; bench/results/2026-11-24-h100-run17/sweeps/
+inline constexpr unsigned wide_row_workers_per_sm = 2;
+// Mean degree from which rows count as long (the local rounds' warp-per-row rule); unmeasured.
+inline constexpr double wide_row_degree = 16;
+// Device bound on a whole run: a hang's report vs the longest honest run; unmeasured.
+inline constexpr double watchdog_ms = 120000;
+// Device bound on time without a completed item; unmeasured.
+inline constexpr double stall_ms = 2000;
+// Host timeout past watchdog_ms, and the wait past it before the host gives up; unmeasured.
+inline constexpr double host_grace_ms = 10000;
+// Delta-trace entries kept (and printed) with options.verbose; unmeasured.
+inline constexpr unsigned verbose_trace_capacity = 1024;
+}  // namespace adds
+
+// RDBS (algorithms/rdbs*.cu; Zhang et al., ICPP-W'23). rdbs_config
+// (algorithms/rdbs_config.cuh) takes its defaults from here.
+namespace rdbs {
+// Threads per block of the light phase (a block item's width); unmeasured.
+inline constexpr int threads_per_block = 256;
+// 4 blocks/SM: registers capped at 64 (the light phase needs 40); unmeasured.
+inline constexpr int min_blocks_per_sm = 4;
+// Section 4.2's beta: up to this many light arcs, one thread per row; the paper's value.
+inline constexpr std::uint64_t beta_arcs = 32;
+// Section 4.2's alpha: up to this many, one warp per row; more, one block; the paper's value.
+inline constexpr std::uint64_t alpha_arcs = 256;
+// Section 4.2: a block item covers at most this many arcs of a row; the paper's value.
+inline constexpr std::uint64_t chunk_arcs = 4096;
+// Section 4.1's degree renumbering in every solve: locality vs its cost; unmeasured.
+inline constexpr bool reorder = true;
+// Section 4.3's per-bucket delta (Eq. 1-2), else delta_0 throughout; unmeasured.
+inline constexpr bool dynamic_delta = true;
+// Eq. 2's delta stays within [delta_0 / this, delta_0 x this] (the paper sets none); unmeasured.
+inline constexpr double delta_range = 16;
+// Work-list slots per vertex (or row) of a list's class: memory vs redone phases; unmeasured.
+inline constexpr std::size_t list_headroom = 2;
+// ... plus this many slots per list; unmeasured.
+inline constexpr std::size_t list_slack = 1024;
+// Light phases redone with 4x lists after a full one: memory vs failing; unmeasured.
+inline constexpr int overflow_retries = 6;
+// Device bound on one light phase: a hang's report vs the longest honest phase; unmeasured.
+inline constexpr double watchdog_ms = 120000;
+}  // namespace rdbs
 
 }  // namespace tropic::policy

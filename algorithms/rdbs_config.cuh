@@ -1,33 +1,37 @@
 // RDBS (algorithms/rdbs.cu) knobs and report, for tests and experiments; sssp() uses the
-// defaults. Plain C++ (no device code), GPU builds only.
+// defaults, which live in algorithms/policy.hpp (tropic::policy::rdbs). Plain C++ (no device
+// code), GPU builds only.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "policy.hpp"
 #include "tropic/device_matrix.hpp"
 #include "tropic/sssp.hpp"
 
 namespace tropic::detail {
 
 struct rdbs_config {
-  bool reorder = true;             // section 4.1: renumber vertices by descending degree
-  bool dynamic_delta = true;       // section 4.3, Eq. 1-2: per-bucket delta (off: delta_0 always)
+  bool reorder = policy::rdbs::reorder;  // section 4.1: renumber vertices by descending degree
+  // Section 4.3, Eq. 1-2: per-bucket delta (off: delta_0 always).
+  bool dynamic_delta = policy::rdbs::dynamic_delta;
   unsigned max_worker_blocks = 0;  // 0: every block the occupancy API says fits
   std::size_t list_capacity = 0;   // 0: sized from the graph; else every work list gets this many
-  int overflow_retries = 6;        // on a full work list: grow 4x and redo the light phase
-  double watchdog_ms = 120000;     // device: bound on one light phase
+  // On a full work list: grow 4x and redo the light phase, this many times.
+  int overflow_retries = policy::rdbs::overflow_retries;
+  double watchdog_ms = policy::rdbs::watchdog_ms;  // device: bound on one light phase
 };
 
 struct rdbs_report {
-  double reorder_ms = 0;         // the degree renumbering (inside stats.milliseconds)
-  double initial_delta = 0;      // delta_0
+  double reorder_ms = 0;     // the degree renumbering (inside stats.milliseconds)
+  double initial_delta = 0;  // delta_0
   double min_delta = 0, max_delta = 0, final_delta = 0;
-  std::uint64_t delta_changes = 0;    // buckets whose width differed from the previous one
-  std::uint64_t light_phases = 0;     // asynchronous light-phase launches
-  std::uint64_t heavy_steps = 0;      // synchronous heavy pushes
-  std::uint64_t overflow_retries = 0; // light phases redone after a full work list
-  std::uint64_t threads_used = 0;     // sum over light items of their thread group size (T)
+  std::uint64_t delta_changes = 0;     // buckets whose width differed from the previous one
+  std::uint64_t light_phases = 0;      // asynchronous light-phase launches
+  std::uint64_t heavy_steps = 0;       // synchronous heavy pushes
+  std::uint64_t overflow_retries = 0;  // light phases redone after a full work list
+  std::uint64_t threads_used = 0;      // sum over light items of their thread group size (T)
   std::uint64_t small_items = 0, middle_items = 0, large_items = 0;  // per workload list
   unsigned worker_blocks = 0;
   bool reordered = false;
