@@ -84,7 +84,7 @@
 #include <string>
 #include <type_traits>
 
-#include "../semiring/operators.cuh"
+#include "operators.cuh"
 #include "rdbs_config.cuh"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/error.hpp"
