@@ -4,20 +4,24 @@
 # internals.
 
 # tropic_public_headers(<target> <folder>)
-# The headers directly in <folder>/tropic/ (*.hpp, *.h, *.cuh) are <target>'s public ones;
-# <folder>/tropic/detail/ and everything else in <folder> stay internal. In the build tree they
-# are seen through a view, ${PROJECT_BINARY_DIR}/include/<target>/tropic/, of links to the
-# sources (copies where links fail): that view, not <folder>, is the public include folder, so
-# the build tree sees what an install sees. They install into include/tropic/.
+# The headers under <folder>/tropic/ (*.hpp, *.h, *.cuh) are <target>'s public ones, but for
+# those in tropic/detail/, which stay internal like everything else in <folder>. In the build
+# tree they are seen through a view, ${PROJECT_BINARY_DIR}/include/<target>/tropic/, of links to
+# the sources (copies where links fail): that view, not <folder>, is the public include folder,
+# so the build tree sees what an install sees. They install into include/tropic/.
 function(tropic_public_headers target folder)
-  file(GLOB headers CONFIGURE_DEPENDS
+  file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${folder}/tropic
     ${folder}/tropic/*.hpp ${folder}/tropic/*.h ${folder}/tropic/*.cuh)
+  list(FILTER headers EXCLUDE REGEX "^detail/")
   set(view ${PROJECT_BINARY_DIR}/include/${target})
   file(REMOVE_RECURSE ${view})  # a header removed from the folder leaves the view too
   file(MAKE_DIRECTORY ${view}/tropic)
   foreach(header IN LISTS headers)
-    get_filename_component(name ${header} NAME)
-    file(CREATE_LINK ${header} ${view}/tropic/${name} SYMBOLIC COPY_ON_ERROR)
+    get_filename_component(subfolder ${header} DIRECTORY)
+    file(MAKE_DIRECTORY ${view}/tropic/${subfolder})
+    file(CREATE_LINK ${folder}/tropic/${header} ${view}/tropic/${header} SYMBOLIC COPY_ON_ERROR)
+    install(FILES ${folder}/tropic/${header}
+      DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tropic/${subfolder})
   endforeach()
   get_target_property(type ${target} TYPE)
   set(scope PUBLIC)
@@ -26,7 +30,6 @@ function(tropic_public_headers target folder)
   endif()
   target_include_directories(${target} ${scope}
     $<BUILD_INTERFACE:${view}> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tropic)
 endfunction()
 
 # tropic_layer(<target> <folder> EXPORT_NAME <name> [GPU_ONLY] [DEPENDS <target>...])
