@@ -55,7 +55,7 @@
 #include <string>
 #include <type_traits>
 
-#include "../semiring/operators.cuh"
+#include "operators.cuh"
 #include "persistent.cuh"
 #include "rdbs_config.cuh"
 #include "rdbs_light_phase.cuh"

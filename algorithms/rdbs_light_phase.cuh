@@ -30,7 +30,7 @@
 
 #include <cuda/atomic>
 
-#include "../semiring/operators.cuh"
+#include "operators.cuh"
 #include "persistent.cuh"
 #include "policy.hpp"
 #include "tropic/device_matrix.hpp"

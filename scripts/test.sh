@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Configures, builds and runs the whole test suite (doctest cases and CLI checks, via ctest).
-# GPU tests skip with a printed reason where no CUDA device exists. .ci/run calls this.
+# Configures, builds and runs the whole test suite (doctest cases, CLI and layer checks, via
+# ctest). GPU tests skip with a printed reason where no CUDA device exists. .ci/run calls this.
+# Arguments go to the configure step, e.g. `TROPIC_BUILD_DIR=build-cpu scripts/test.sh
+# -DTROPIC_CUDA=OFF` for the CPU-only build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TROPIC_BUILD_DIR:-build}
 jobs=${TROPIC_JOBS:-$(nproc)}
 
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "$@"
 cmake --build "$build" -j"$jobs"
 if ! nvidia-smi -L >/dev/null 2>&1; then
   echo "note: no usable CUDA device here: the GPU test cases skip, each printing why (see below)"

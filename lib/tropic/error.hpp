@@ -1,5 +1,5 @@
 // tropic's exceptions. Inside C++ every failure is an exception derived from tropic::error
-// carrying a code; the C API (lib/c_api.cpp) catches them and turns the code into a GrB_Info.
+// carrying a code; the C API (capi/c_api.cpp) catches them and turns the code into a GrB_Info.
 #pragma once
 
 #include <stdexcept>

@@ -82,7 +82,7 @@ class grb_handle {
 
 // tropic's CSR of GraphBLAS's CSR arrays (64-bit row pointers ap[0..n], column ids aj, values
 // ax; iso: every value is ax[0]; jumbled: a row's columns may be out of order): self-loops
-// dropped, rows sorted by column. The C API's copy of a borrowed A (lib/c_api.cpp).
+// dropped, rows sorted by column. The C API's copy of a borrowed A (capi/c_api.cpp).
 template <class W>
 csr<W> csr_of_graphblas_arrays(vertex n, const GrB_Index* ap, const GrB_Index* aj, const W* ax,
                                bool iso, bool jumbled);

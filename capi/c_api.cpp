@@ -38,10 +38,11 @@
 namespace tropic::detail {
 
 // The copy of A's lent arrays (graphblas_session.hpp): self-loops dropped (as build_csr does),
-// rows sorted by column. GraphBLAS never holds two entries in one position, so there are no parallel arcs to merge.
-// Two passes over the rows, each parallel above a million entries: the arcs each row keeps, then
-// (after a prefix sum) each row's arcs into place, a jumbled row sorted there. The one-thread
-// copy took 1.25 s of a 2.9 s C-API call on kron-22 (128M arcs; bench/RESULTS.md, run 4).
+// rows sorted by column. GraphBLAS never holds two entries in one position, so there are no
+// parallel arcs to merge. Two passes over the rows, each parallel above a million entries: the
+// arcs each row keeps, then (after a prefix sum) each row's arcs into place, a jumbled row sorted
+// there. The one-thread copy took 1.25 s of a 2.9 s C-API call on kron-22 (128M arcs;
+// bench/results/2026-11-23-h100-run4/summary.md).
 template <class W>
 csr<W> csr_of_graphblas_arrays(vertex n, const GrB_Index* ap, const GrB_Index* aj, const W* ax,
                                bool iso, bool jumbled) {
@@ -422,8 +423,9 @@ extern "C" int tropic_read_matrix(GrB_Matrix* A, const char* path, GrB_Type type
       const GrB_Index no_column = 0;
       const W no_weight = 0;
       grb_handle<GrB_Matrix> out;
-      grb(tropic::detail::import_matrix<W>(out.out(), n, g.row_offsets.data(), m ? columns.data() : &no_column,
-                           m ? g.weights.data() : &no_weight, m),
+      grb(tropic::detail::import_matrix<W>(out.out(), n, g.row_offsets.data(),
+                                           m ? columns.data() : &no_column,
+                                           m ? g.weights.data() : &no_weight, m),
           "GrB_Matrix_import");
       *A = out.release();
     });
