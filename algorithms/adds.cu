@@ -275,7 +275,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     k.initial_free = pool_blocks;
     k.source = source;
     k.avg_degree = std::max(1.0, gs.avg_degree);
-    k.local_lanes = closure_lanes(0, gs.avg_degree);
+    k.local_lanes = tropic::grid::lanes_per_row(0, gs.avg_degree);
     k.delta0 = delta0;
     k.dynamic_delta = cfg.dynamic_delta && std::isfinite(delta0);
     k.tuning = cfg.tuning;

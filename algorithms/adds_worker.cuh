@@ -28,7 +28,7 @@
 #include <limits>
 
 #include "adds_queue.cuh"
-#include "device_loop.cuh"
+#include "grid.cuh"
 #include "persistent.cuh"
 #include "tropic/semiring.hpp"
 
@@ -138,7 +138,7 @@ __device__ __forceinline__ bool keep(local_queue<W>& lq, int q, const closure_it
 // sweeps), a push and a row-length scan.
 //
 // A round is one push_row per kept row, a group of k.local_lanes lanes each (delta-stepping's
-// light closure does the same, semiring/device_loop.cuh): the row's arcs are loaded beside its
+// light closure does the same, semiring/grid.cuh): the row's arcs are loaded beside its
 // vertex's distance, and each target's row bounds beside its atomic, so a target kept for the
 // next round needs no further load. Rows lowered in the local rounds are held by this block
 // alone (not queued) while they stay here; rows for other buckets, long rows and rows beyond

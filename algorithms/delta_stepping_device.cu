@@ -1,5 +1,5 @@
 // Delta-stepping's bucket loop driven by the GPU: the host loop of algorithms/delta_stepping.cu
-// as one persistent kernel, each line the grid-wide form of its operator (tropic/grid.cuh), the
+// as one persistent kernel, each line the grid-wide form of its operator (semiring/grid.cuh), the
 // grid kept in step by grid barriers where the host loop waits for a counter. For graphs of
 // small frontiers and long paths (roads, grids), where host round trips, not arcs, set the
 // time: a bucket costs one pass over t and a few barriers, against host round trips or a CUDA
@@ -9,7 +9,7 @@
 
 #include "delta_stepping_device.cuh"
 #include "tropic/detail/gpu_backends.hpp"
-#include "tropic/grid.cuh"
+#include "grid.cuh"
 
 namespace tropic::detail {
 

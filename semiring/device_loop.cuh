@@ -1,23 +1,14 @@
 // The dispatch of the device-driven loops' operators (tropic/device_loop.hpp): checks the
 // limits, builds the operand, picks the lanes per row and launches the persistent kernel.
-// Layers: agents/push_row.cuh (a group pushing one row) -> tropic/grid.cuh (grid-scope
+// Layers: agents/push_row.cuh (a group pushing one row) -> grid.cuh (grid-scope
 // primitives: select, push_list, closure) -> kernels/push_closure.cuh -> this file.
 #pragma once
 
+#include "grid.cuh"
 #include "kernels/push_closure.cuh"
 #include "tropic/device_loop.hpp"
-#include "tropic/grid.cuh"
 
 namespace tropic {
-
-namespace detail {
-
-// The lanes-per-row rule under its former name, for algorithms/adds.cu.
-inline unsigned closure_lanes(unsigned requested, double mean_degree) {
-  return grid::lanes_per_row(requested, mean_degree);
-}
-
-}  // namespace detail
 
 template <class S, class W>
 void vxm_closure(dense_vector<W>& w, S, device_worklist& in, const matrix_operand<W>& a,

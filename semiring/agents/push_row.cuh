@@ -1,6 +1,6 @@
 // The agent of the device-driven loops: a group of lanes pushing one row of a frontier, and the
 // parameter struct of the kernels that call it (the light closure, delta-stepping's bucket loop,
-// ADDS's local rounds). The grid-scope primitives built on it are in tropic/grid.cuh.
+// ADDS's local rounds). The grid-scope primitives built on it are in semiring/grid.cuh.
 #pragma once
 
 #include "../operators.cuh"

@@ -1,8 +1,8 @@
 // vxm_closure's kernel (semiring/device_loop.cuh): one closure by a persistent grid, written with
-// the grid-scope primitives of tropic/grid.cuh.
+// the grid-scope primitives of semiring/grid.cuh.
 #pragma once
 
-#include "../tropic/grid.cuh"
+#include "../grid.cuh"
 
 namespace tropic::detail {
 

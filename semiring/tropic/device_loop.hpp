@@ -7,7 +7,7 @@
 // ranges. The worklists follow one convention that makes loops composable: an operator that
 // reads a worklist drains it (its length is zero afterwards), an operator that writes one
 // appends to it. Persistent kernels call the grid-wide device forms of these operators
-// (tropic/grid.cuh) between grid barriers: delta-stepping's bucket loop runs as one such kernel
+// (semiring/grid.cuh) between grid barriers: delta-stepping's bucket loop runs as one such kernel
 // on graphs of small frontiers and long paths (algorithms/delta_stepping_device.cu).
 #pragma once
 

@@ -16,7 +16,7 @@
 
 #include <cstring>
 
-#include "../agents/push_row.cuh"
+#include "agents/push_row.cuh"
 
 namespace tropic::grid {
 
