@@ -85,22 +85,22 @@ void tuning_sweep() {
             "%-16s src %-8u %-13s %9.3f ms  work %6.2f  delta %10.4g -> %10.4g (%3llu changes,"
             " max %10.4g)  sweeps %8llu (%6.2f us)  assignments %9llu  retires %6llu\n",
             name.c_str(), s, var.name, r.stats.milliseconds,
-            double(r.stats.vertices_relaxed) / double(reached), rep.initial_delta,
-            rep.final_delta, (unsigned long long)rep.delta_changes, rep.max_delta,
-            (unsigned long long)rep.sweeps,
+            double(r.stats.vertices_relaxed) / double(reached), rep.initial_delta, rep.final_delta,
+            (unsigned long long)rep.delta_changes, rep.max_delta, (unsigned long long)rep.sweeps,
             rep.sweeps ? 1000.0 * r.stats.milliseconds / double(rep.sweeps) : 0.0,
             (unsigned long long)rep.assignments, (unsigned long long)rep.retires);
         if (s == 0 && std::string(var.name) == "default" && name.rfind("grid", 0) == 0) {
           const std::size_t step = std::max<std::size_t>(1, rep.trace.size() / 40);
           for (std::size_t i = 0; i < rep.trace.size(); i += step) {
             const adds_trace_entry& e = rep.trace[i];
-            std::printf("    trace %9.3f ms sweep %8llu retires %6llu delta %10.4g util %7.3f "
-                        "held %5.2f clip %5.2f open %2d completed %10llu queued %8llu "
-                        "in_flight %7llu dec %d\n",
-                        e.ms, (unsigned long long)e.sweep, (unsigned long long)e.retires,
-                        e.delta, e.avg_util, e.held_back_share, e.clip_share, e.open,
-                        (unsigned long long)e.completed, (unsigned long long)e.queued,
-                        (unsigned long long)e.in_flight, e.decision);
+            std::printf(
+                "    trace %9.3f ms sweep %8llu retires %6llu delta %10.4g util %7.3f "
+                "held %5.2f clip %5.2f open %2d completed %10llu queued %8llu "
+                "in_flight %7llu dec %d\n",
+                e.ms, (unsigned long long)e.sweep, (unsigned long long)e.retires, e.delta,
+                e.avg_util, e.held_back_share, e.clip_share, e.open,
+                (unsigned long long)e.completed, (unsigned long long)e.queued,
+                (unsigned long long)e.in_flight, e.decision);
           }
         }
         std::fflush(stdout);

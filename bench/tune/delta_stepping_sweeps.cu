@@ -65,12 +65,13 @@ void sweep_descriptors(const std::string& name, const csr<std::uint32_t>& g,
       result<std::uint32_t> r;
       const double ms = median_solve(a, s, o, limits, setting.desc, 3, r);
       tune::answer_ok(g, s, want.distances, r, name + " " + setting.label, failed);
-      std::printf("%-24s src %-8u transpose %d %-18s %9.3f ms  steps %5llu  buckets %4llu  "
-                  "round trips %4llu  work %6.2f\n",
-                  name.c_str(), s, int(a.has_transpose()), setting.label.c_str(), ms,
-                  (unsigned long long)r.stats.iterations, (unsigned long long)r.stats.buckets,
-                  (unsigned long long)r.stats.host_round_trips,
-                  double(r.stats.vertices_relaxed) / double(reached));
+      std::printf(
+          "%-24s src %-8u transpose %d %-18s %9.3f ms  steps %5llu  buckets %4llu  "
+          "round trips %4llu  work %6.2f\n",
+          name.c_str(), s, int(a.has_transpose()), setting.label.c_str(), ms,
+          (unsigned long long)r.stats.iterations, (unsigned long long)r.stats.buckets,
+          (unsigned long long)r.stats.host_round_trips,
+          double(r.stats.vertices_relaxed) / double(reached));
       std::fflush(stdout);
     }
   }
@@ -108,14 +109,14 @@ void closure_sweep() {
               result<std::uint32_t> r;
               const double ms = median_solve(a, s, o, limits, descriptor{}, 3, r);
               tune::answer_ok(g, s, want.distances, r, name, failed);
-              std::printf("%-16s src %-8u delta %9.4g x%g rounds %-3u lanes %u blocks %-3u "
-                          "%9.3f ms  steps %7llu  buckets %6llu  device buckets %6llu  "
-                          "work %6.2f\n",
-                          name.c_str(), s, r.stats.delta, factor, rounds, lanes, blocks, ms,
-                          (unsigned long long)r.stats.iterations,
-                          (unsigned long long)r.stats.buckets,
-                          (unsigned long long)r.stats.device_loop_buckets,
-                          double(r.stats.vertices_relaxed) / double(reached));
+              std::printf(
+                  "%-16s src %-8u delta %9.4g x%g rounds %-3u lanes %u blocks %-3u "
+                  "%9.3f ms  steps %7llu  buckets %6llu  device buckets %6llu  "
+                  "work %6.2f\n",
+                  name.c_str(), s, r.stats.delta, factor, rounds, lanes, blocks, ms,
+                  (unsigned long long)r.stats.iterations, (unsigned long long)r.stats.buckets,
+                  (unsigned long long)r.stats.device_loop_buckets,
+                  double(r.stats.vertices_relaxed) / double(reached));
               std::fflush(stdout);
             }
     }
@@ -158,7 +159,7 @@ void direction_arc_sweep() {
   auto sweep = [&](const std::string& name, const csr<std::uint32_t>& g) {
     const device_matrix<std::uint32_t> a(g);
     if (double(a.stats().max_degree) < tuning::skewed_degree_ratio * a.stats().avg_degree)
-      return;  // not skewed: the arcs are never counted
+      return;               // not skewed: the arcs are never counted
     closure_limits limits;  // as delta_stepping_sssp sets them
     if (a.stats().max_degree > policy::delta_stepping::closure_local_rounds_max_degree)
       limits.local_rounds = 0;
@@ -189,17 +190,19 @@ void grid_anatomy() {
     result<std::uint32_t> r;
     const double ms = median_solve(a, 0, o, closure_limits{}, descriptor{}, 5, r);
     tune::answer_ok(g, 0, dijkstra(g, 0, false).distances, r, "chain", failed);
-    std::printf("chain of 1000 among n %-8u %9.3f ms  buckets %5llu  %7.2f us per bucket\n", n,
-                ms, (unsigned long long)r.stats.buckets, 1000.0 * ms / double(r.stats.buckets));
+    std::printf("chain of 1000 among n %-8u %9.3f ms  buckets %5llu  %7.2f us per bucket\n", n, ms,
+                (unsigned long long)r.stats.buckets, 1000.0 * ms / double(r.stats.buckets));
     std::fflush(stdout);
   }
   auto sweep = [&](const std::string& name, const csr<std::uint32_t>& g) {
     const device_matrix<std::uint32_t> a(g);
     for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
       const auto want = dijkstra(g, s, false);
-      const std::pair<bool, unsigned> variants[] = {
-          {false, tuning::closure_local_rounds}, {true, tuning::closure_local_rounds},
-          {true, 0u}, {true, 4u}, {true, 64u}};
+      const std::pair<bool, unsigned> variants[] = {{false, tuning::closure_local_rounds},
+                                                    {true, tuning::closure_local_rounds},
+                                                    {true, 0u},
+                                                    {true, 4u},
+                                                    {true, 64u}};
       for (const auto& [prefetch, rounds] : variants) {
         options o;
         o.algorithm = algorithm::delta_stepping;
@@ -209,12 +212,12 @@ void grid_anatomy() {
         result<std::uint32_t> r;
         const double ms = median_solve(a, s, o, limits, descriptor{}, 5, r);
         tune::answer_ok(g, s, want.distances, r, name, failed);
-        std::printf("%-20s src %-8u prefetch %d rounds %-3u %9.3f ms  steps %6llu  buckets %5llu  "
-                    "device buckets %5llu  work %5.2f\n",
-                    name.c_str(), s, int(prefetch), rounds, ms,
-                    (unsigned long long)r.stats.iterations, (unsigned long long)r.stats.buckets,
-                    (unsigned long long)r.stats.device_loop_buckets,
-                    double(r.stats.vertices_relaxed) / double(g.n));
+        std::printf(
+            "%-20s src %-8u prefetch %d rounds %-3u %9.3f ms  steps %6llu  buckets %5llu  "
+            "device buckets %5llu  work %5.2f\n",
+            name.c_str(), s, int(prefetch), rounds, ms, (unsigned long long)r.stats.iterations,
+            (unsigned long long)r.stats.buckets, (unsigned long long)r.stats.device_loop_buckets,
+            double(r.stats.vertices_relaxed) / double(g.n));
         std::fflush(stdout);
       }
     }

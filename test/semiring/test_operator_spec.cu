@@ -89,7 +89,8 @@ struct random_mask {
   bool complement;
   std::vector<W> m;
   random_mask(test_rng& rng, vertex n)
-      : kind(static_cast<mask_kind>(rng.below(3))), complement(rng.chance(0.3)),
+      : kind(static_cast<mask_kind>(rng.below(3))),
+        complement(rng.chance(0.3)),
         m(random_dense<W>(rng, n, 0.3)) {
     if (rng.chance(0.15)) std::fill(m.begin(), m.end(), W(1));
     if (rng.chance(0.15)) std::fill(m.begin(), m.end(), infinity<W>());
@@ -226,8 +227,8 @@ void check_assign_apply(std::uint64_t seed) {
   spec::assign(want, ui, uv);
   CHECK(dw.to_host() == want);
 
-  for (unary_op f : {unary_op::identity, unary_op::add_scalar, unary_op::min_scalar,
-                     unary_op::max_scalar}) {
+  for (unary_op f :
+       {unary_op::identity, unary_op::add_scalar, unary_op::min_scalar, unary_op::max_scalar}) {
     const W scalar = W(rng.between(0, 60));
     const auto accum = static_cast<accumulator>(rng.below(3));
     CAPTURE(int(f));
@@ -236,8 +237,8 @@ void check_assign_apply(std::uint64_t seed) {
     dw.upload(w0);
     apply(dw, mask.view(dm), accum, f, scalar, dx, ctx);
     want = w0;
-    spec::write<min_plus<W>>(want, spec::apply(x, f, scalar), &mask.m, mask.kind,
-                             mask.complement, accum, false);
+    spec::write<min_plus<W>>(want, spec::apply(x, f, scalar), &mask.m, mask.kind, mask.complement,
+                             accum, false);
     CHECK(dw.to_host() == want);
   }
 }
@@ -306,8 +307,8 @@ void check_reduce(std::uint64_t seed, bool exact) {
 
 unsigned long long length_of(const device_worklist& list, cudaStream_t stream) {
   unsigned long long count = 0;
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&count, list.count(), sizeof count, cudaMemcpyDeviceToHost,
-                                    stream));
+  TROPIC_CUDA_CHECK(
+      cudaMemcpyAsync(&count, list.count(), sizeof count, cudaMemcpyDeviceToHost, stream));
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
   return count;
 }
@@ -381,8 +382,8 @@ void check_closure(const csr<W>& g, std::uint64_t seed, int rounds) {
 }  // namespace
 
 TEST_SUITE("operators") {
-  TEST_CASE_TEMPLATE("spec: min-plus vxm push, every load balance", W, std::uint32_t,
-                     std::int32_t, std::uint64_t, std::int64_t, float, double) {
+  TEST_CASE_TEMPLATE("spec: min-plus vxm push, every load balance", W, std::uint32_t, std::int32_t,
+                     std::uint64_t, std::int64_t, float, double) {
     TROPIC_REQUIRE_GPU();
     for (load_balance balance : every_balance) {
       CAPTURE(int(balance));
@@ -422,8 +423,7 @@ TEST_SUITE("operators") {
     });
   }
 
-  TEST_CASE_TEMPLATE("spec: plus-times vxm and mxv, every direction and kernel", W, float,
-                     double) {
+  TEST_CASE_TEMPLATE("spec: plus-times vxm and mxv, every direction and kernel", W, float, double) {
     TROPIC_REQUIRE_GPU();
     for_each_spec_graph<W>(24, 1000, [&](const csr<W>& g, std::uint64_t seed) {
       check_vxm_mxv<plus_times<W>>(g, seed, false);
@@ -468,8 +468,8 @@ TEST_SUITE("operators") {
     }
   }
 
-  TEST_CASE_TEMPLATE("spec: vxm_closure, a bucket's light loop as one operator", W,
-                     std::uint32_t, std::int32_t, std::int64_t, float, double) {
+  TEST_CASE_TEMPLATE("spec: vxm_closure, a bucket's light loop as one operator", W, std::uint32_t,
+                     std::int32_t, std::int64_t, float, double) {
     TROPIC_REQUIRE_GPU();
     for (const auto& c : test_graph_cases(18, 4100)) {
       CAPTURE(c.name());

@@ -82,8 +82,10 @@ void write(std::vector<W>& w, const result_vector<W>& t, const std::vector<W>* m
     } else {
       z = ti;
     }
-    if (mask_allows(m, kind, complement, vertex(i))) w[i] = z ? *z : S::identity();
-    else if (replace) w[i] = S::identity();
+    if (mask_allows(m, kind, complement, vertex(i)))
+      w[i] = z ? *z : S::identity();
+    else if (replace)
+      w[i] = S::identity();
   }
 }
 
@@ -169,9 +171,12 @@ result_vector<W> ewise_add(const std::vector<W>& a, const std::vector<W>& b) {
   result_vector<W> t(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
     const bool x = a[i] != S::identity(), y = b[i] != S::identity();
-    if (x && y) t[i] = S::add(a[i], b[i]);
-    else if (x) t[i] = a[i];
-    else if (y) t[i] = b[i];
+    if (x && y)
+      t[i] = S::add(a[i], b[i]);
+    else if (x)
+      t[i] = a[i];
+    else if (y)
+      t[i] = b[i];
   }
   return t;
 }
@@ -193,10 +198,18 @@ result_vector<W> apply(const std::vector<W>& u, unary_op f, W s) {
     const W x = u[i];
     if (x == infinity<W>()) continue;
     switch (f) {
-      case unary_op::identity: t[i] = x; break;
-      case unary_op::add_scalar: t[i] = saturating_add(x, s); break;
-      case unary_op::min_scalar: t[i] = std::min(x, s); break;
-      case unary_op::max_scalar: t[i] = std::max(x, s); break;
+      case unary_op::identity:
+        t[i] = x;
+        break;
+      case unary_op::add_scalar:
+        t[i] = saturating_add(x, s);
+        break;
+      case unary_op::min_scalar:
+        t[i] = std::min(x, s);
+        break;
+      case unary_op::max_scalar:
+        t[i] = std::max(x, s);
+        break;
     }
   }
   return t;
@@ -207,8 +220,10 @@ template <class W>
 void assign(std::vector<W>& w, const std::vector<W>* m, mask_kind kind, bool complement, W value,
             bool replace) {
   for (vertex i = 0; i < w.size(); ++i) {
-    if (mask_allows(m, kind, complement, i)) w[i] = value;
-    else if (replace) w[i] = infinity<W>();
+    if (mask_allows(m, kind, complement, i))
+      w[i] = value;
+    else if (replace)
+      w[i] = infinity<W>();
   }
 }
 
