@@ -46,7 +46,7 @@ void tuning_sweep() {
     variants.push_back({f == 0.25 ? "delta/4" : f == 0.5 ? "delta/2" : "delta*2", v});
   }
   v = adds_tuning{};
-  v.max_open_buckets = 16;  // run 5 knobs (the retired-slot redirect stays on)
+  v.max_open_buckets = 16;  // the earlier knobs (the retired-slot redirect stays on)
   v.util_raise_ratio = v.delta_ceiling_ratio;
   variants.push_back({"old-knobs", v});
   v = adds_tuning{};
