@@ -1,15 +1,12 @@
 // Issue 4 experiment: what one step of vxm_closure's persistent kernel costs without its work.
-// Times 20,000 grid barriers in one kernel of 132 x 256 threads (the device-driven loop's grid)
-// for: a barrier of an arrival count and a generation word (vxm_closure's first barrier), the
-// same without __nanosleep in the wait, and cooperative groups' grid.sync() (a cooperative
-// launch, which vxm_closure took after this measurement); then the first barrier with a
-// one-address atomicAdd per active thread before it (the frontier append of a step with
-// `appends` entries). CUDA events, median of 5 after 3 warm-ups. Not part of the build; from the
-// repository root, for the H100:
-//   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 -Ilib -Isemiring \
-//     bench/tune/grid_barrier.cu -o /tmp/grid_barrier && /tmp/grid_barrier
-// Measured (H100, 2026-11-23): 1.823 / 1.835 / 1.119 us per step; with 1,000 / 2,000 / 8,000
-// appends 1.823 / 1.824 / 1.886 us.
+// Times 20,000 grid barriers in one kernel of a block of 256 threads per SM (the device-driven
+// loop's grid) for: a barrier of an arrival count and a generation word (vxm_closure's first
+// barrier), the same without __nanosleep in the wait, and cooperative groups' grid.sync() (a
+// cooperative launch, which vxm_closure took after this measurement); then the first barrier
+// with a one-address atomicAdd per active thread before it (the frontier append of a step with
+// `appends` entries). CUDA events, median of 5 after 3 warm-ups. Built by the `tune` target:
+//   build/bench/tune/tune_grid_barrier
+// The H100's numbers (132 blocks): bench/RESULTS.md, issue 4.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -67,7 +64,9 @@ int main() {
   cudaMalloc(&barrier, 2 * sizeof(unsigned));
   cudaMalloc(&sink, sizeof(unsigned long long));
   cudaMemset(barrier, 0, 2 * sizeof(unsigned));
-  const unsigned blocks = 132, threads = 256;
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  const unsigned blocks = unsigned(sms), threads = 256;  // a block per SM
   // Microseconds per barrier: the median of 5 timed kernels (after 3 untimed) over `steps`.
   auto per_step = [](const std::function<void()>& kernel) {
     return tropic::tune::median_ms(nullptr, kernel, 5) * 1000.0f / steps;

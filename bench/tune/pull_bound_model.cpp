@@ -1,16 +1,13 @@
 // A CPU model of delta-stepping's steps on a symmetric generated graph (Kronecker by default),
 // counting for each light and heavy step what a pull over the step's part would read: the arcs
 // of the rows above the floor (pull_floor, "live"; "open": the rows whose lightest arc is within
-// the bound), those within each row's bound (row_bound:
-// min(u) ⊗ weight < w(i), "bounded"), and those a row walk in weight order would read if it also
-// stopped at its own running minimum ("running"); and the arcs a push from the frontier reads.
-// The steps are synchronous (each step relaxes from the frontier's values before it), so the
-// counts approximate the GPU's, whose pushes combine as they go. The numbers behind row_bound
-// (semiring/operators.cuh) and bench/RESULTS.md's session-16 notes. Not part of the build; from
-// the repository root:
-//   g++ -O2 -std=c++17 -fopenmp -Ilib bench/tune/pull_bound_model.cpp lib/csr.cpp \
-//       lib/generate.cpp lib/io.cpp -lz -o /tmp/pull_bound_model &&
-//   /tmp/pull_bound_model kron:22:16 2649658
+// the bound), those within each row's bound (row_bound: min(u) ⊗ weight < w(i), "bounded"), and
+// those a row walk in weight order would read if it also stopped at its own running minimum
+// ("running"); and the arcs a push from the frontier reads. The steps are synchronous (each step
+// relaxes from the frontier's values before it), so the counts approximate the GPU's, whose
+// pushes combine as they go. The numbers behind row_bound (semiring/operators.cuh). Built by the
+// `tune` target:
+//   build/bench/tune/tune_pull_bound_model kron:22:16 2649658
 // A third argument N finishes the search as one bucket (every arc light) after bucket N, as
 // delta_stepping.cu's widened tail does: `... kron:22:16 2649658 0` prints the steps it takes.
 #include <algorithm>

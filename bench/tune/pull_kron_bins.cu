@@ -1,18 +1,12 @@
 // Issue 3 experiment: on a Kronecker graph (kron-22: rows of 1 to ~10^5 arcs), does binning rows
-// by length beat the merge-path pull (0.87x of cuSPARSE in run 4)? Short rows by a group of
-// lanes per row (the short-row kernel, rows above a bound skipped), medium rows by a warp per
-// listed row, long rows by a block per listed row; the lists are built on the host here (a
-// production version would build them once per matrix). fp32 min-plus SpMV, no mask, median of
-// 21 after 3 warm-ups (CUDA events), every variant checked against the library's result.
-// Not part of the build; from the repository root, for the H100:
-//   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Ilib \
-//     -Isemiring -Xcompiler -fopenmp bench/tune/pull_kron_bins.cu lib/device_matrix.cu \
-//     lib/device_memory.cu lib/csr.cpp lib/generate.cpp semiring/context.cu -lgomp -lcusparse \
-//     -o /tmp/kron_bins && /tmp/kron_bins [spec]
-// Measured (H100, kron:22:16, 2026-11-23, built against 5070b20's library): cuSPARSE 1.089 ms,
-// the merge path 1.212 ms, every binning 1.333-1.436 ms (short rows up to 16/32/64/128 arcs by
-// 2/4/8 lanes, medium up to 1,024 or 8,192 arcs by warps, the rest by 512-thread blocks): the
-// bins lose 10-19% to the merge path, which stays.
+// by length beat the merge-path pull? Short rows by a group of lanes per row (the short-row
+// kernel, rows above a bound skipped), medium rows by a warp per listed row, long rows by a block
+// per listed row; the lists are built on the host here (a production version would build them
+// once per matrix). fp32 min-plus SpMV, no mask, median of 21 after 3 warm-ups (CUDA events),
+// every variant checked against the library's result. Built by the `tune` target:
+//   build/bench/tune/tune_pull_kron_bins [spec]
+// The H100's answer (the bins lose 10-19% to the merge path, which stays): bench/RESULTS.md,
+// issue 3.
 #include <cuda_runtime.h>
 #include <cusparse.h>
 

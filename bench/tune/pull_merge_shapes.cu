@@ -1,12 +1,8 @@
-// Issue 3 experiment: the merge-path pull's tile shape and blocks on Kronecker graphs (0.87x of
-// cuSPARSE on kron-22 in run 5). fp32 min-plus SpMV through pull_dispatch with each
-// pull_policy<threads, items> and path items per block (0 = one block per resident slot, the
-// library's choice), median of 21 after 3 warm-ups (CUDA events), each checked against the
-// library's default. Not part of the build; from the repository root, for the H100 (after a
-// build in build/):
-//   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Ilib \
-//     -Isemiring -Xcompiler -fopenmp bench/tune/pull_merge_shapes.cu build/libtropic.a -lgomp \
-//     -lcusparse -o /tmp/merge_shapes && /tmp/merge_shapes [spec...]
+// Issue 3 experiment: the merge-path pull's tile shape and blocks on Kronecker graphs. fp32
+// min-plus SpMV through pull_dispatch with each pull_policy<threads, items> and path items per
+// block (0 = one block per resident slot, the library's choice), median of 21 after 3 warm-ups
+// (CUDA events), each checked against the library's default. Built by the `tune` target:
+//   build/bench/tune/tune_pull_merge_shapes [spec...]
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -76,7 +72,6 @@ int main(int argc, char** argv) {
       shape(pull_policy<128, 8>{}, tiles);
       shape(pull_policy<256, 4>{}, tiles);
       shape(pull_policy<256, 6>{}, tiles);
-      shape(pull_policy<256, 12>{}, tiles);
       shape(pull_policy<128, 16>{}, tiles);
       shape(pull_policy<512, 4>{}, tiles);
       shape(pull_policy<64, 16>{}, tiles);

@@ -1,21 +1,17 @@
 // Issue 3 experiment: on graphs whose rows are all short (grids, roads, uniform), was the
-// row-block pull's gap to cuSPARSE (0.81x on grid-16M, RESULTS.md run 4) the offsets' width
-// (64-bit arc_index, cuSPARSE reads 32-bit) or the kernel's shape (shared-memory tiles and two
-// barriers per tile)? Times, for fp32 min-plus SpMV (no mask), median of 21 after 3 warm-ups
-// (CUDA events), each candidate checked against the library's result:
+// row-block pull's gap to cuSPARSE the offsets' width (64-bit arc_index, cuSPARSE reads 32-bit)
+// or the kernel's shape (shared-memory tiles and two barriers per tile)? Times, for fp32
+// min-plus SpMV (no mask), median of 21 after 3 warm-ups (CUDA events), each candidate checked
+// against the library's result:
 //   - cuSPARSE's plus-times CSR SpMV (32-bit offsets) on the same arrays,
-//   - the library's pull through pull_dispatch, the automatic kernel and the merge path (at
-//     eb044e1, where the answer below was found, the automatic kernel was CSR-stream row blocks:
-//     0.110 / 0.406 / 0.266 ms on the three graphs; its successor is the group-per-row kernel),
+//   - the library's pull through pull_dispatch, the automatic kernel and the merge path (when
+//     the answer was found, at eb044e1, the automatic kernel was CSR-stream row blocks; its
+//     successor is the group-per-row kernel),
 //   - G lanes per row (G = 1 is a thread per row, "CSR-scalar"; G > 1 "CSR-vector" with a
 //     shuffle reduction), each lane loading 4 arcs before its 4 gathers, over 64-bit and over a
 //     32-bit copy of the offsets.
-// Not part of the build; from the repository root, for the H100:
-//   nvcc -DTROPIC_HAVE_CUDA=1 -O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Ilib \
-//     -Isemiring -Xcompiler -fopenmp bench/tune/pull_short_rows.cu lib/device_matrix.cu \
-//     lib/device_memory.cu lib/csr.cpp lib/generate.cpp semiring/context.cu -lgomp -lcusparse \
-//     -o /tmp/short_rows && /tmp/short_rows     (or link build/libtropic.a instead of lib/...)
-// Measured (H100, 2026-11-23): see tuning.hpp (pull_group_*) and bench/RESULTS.md.
+// Built by the `tune` target: build/bench/tune/tune_pull_short_rows. The H100's numbers:
+// bench/RESULTS.md, issue 3 (they chose tuning.hpp's pull_group_*).
 #include <cuda_runtime.h>
 
 #include <cstdio>

@@ -1,9 +1,9 @@
-// Times compute_stats (the symmetry check dominates it) on a Kronecker graph: the numbers in
-// bench/RESULTS.md, run 4. Not part of the build; from the repository root:
-//   g++ -O2 -std=c++17 -fopenmp -Ilib bench/tune/time_compute_stats.cpp lib/csr.cpp \
-//       lib/generate.cpp -o /tmp/time_compute_stats && /tmp/time_compute_stats 20
+// Times compute_stats (the symmetry check dominates it) on a Kronecker graph of the given scale.
+// Built by the `tune` target: build/bench/tune/tune_compute_stats 20
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+
 #include "tropic/csr.hpp"
 #include "tropic/generate.hpp"
 int main(int argc, char** argv) {

@@ -1,6 +1,6 @@
 // What the measurement programs in bench/tune/ share: a non-zero input vector, a 32-bit copy of
 // a CSR's offsets, the median of event-timed runs, and cuSPARSE's CSR SpMV on a csr_view (the
-// ceiling the pull is held to). Not part of the build.
+// ceiling the pull is held to).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "adds_queue.cuh"
-#include "random_graphs.hpp"
+#include "gpu_test.hpp"
+#include "reference_graphs.hpp"
+#include "test_helpers.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/device_matrix.hpp"
 #include "tropic/error.hpp"
@@ -27,14 +29,6 @@ using tropic::detail::adds_config;
 using tropic::detail::adds_report;
 using tropic::detail::adds_trace_entry;
 using tropic::detail::adds_tuning;
-
-#define ADDS_REQUIRE_GPU()                                               \
-  do {                                                                   \
-    if (!tropic::gpu_available()) {                                      \
-      MESSAGE("no CUDA device: skipping the ADDS GPU test");             \
-      return;                                                            \
-    }                                                                    \
-  } while (0)
 
 template <class W>
 result<W> run_adds(const csr<W>& g, vertex source, options o = {}) {
@@ -52,24 +46,6 @@ void check_against_dijkstra(const csr<W>& g, vertex source, const options& o = {
   CHECK(got.stats.algorithm == "adds");
 }
 
-// A graph given by its arcs; build_csr drops self-loops and keeps the lightest parallel arc.
-template <class W>
-csr<W> from_arcs(const arc_list<W>& arcs) {
-  return build_csr(arcs);
-}
-
-// n vertices on a line, i -> i+1 (and back when `both`), weights 1..7.
-template <class W>
-csr<W> path_graph(vertex n, bool both) {
-  arc_list<W> l;
-  l.n = n;
-  for (vertex i = 0; i + 1 < n; ++i) {
-    l.push_back(i, i + 1, W(1 + i % 7));
-    if (both) l.push_back(i + 1, i, W(1 + (i * 5) % 7));
-  }
-  return from_arcs(l);
-}
-
 // A hub (vertex 0) with arcs to every other vertex, and every leaf with an arc back, plus a ring
 // through the leaves so that distances through the ring compete with the hub's direct arcs.
 template <class W>
@@ -82,43 +58,13 @@ csr<W> star_graph(vertex leaves, std::uint64_t seed) {
     l.push_back(i, 0, W(1 + rng.below(1000)));
     l.push_back(i, i % leaves + 1, W(rng.below(3)));
   }
-  return from_arcs(l);
-}
-
-// Uniform random digraph: n vertices, `degree` random out-arcs each, weights 0..max_w.
-template <class W>
-csr<W> random_graph(vertex n, unsigned degree, std::uint64_t max_w, std::uint64_t seed) {
-  testing::test_rng rng(seed);
-  arc_list<W> l;
-  l.n = n;
-  for (vertex u = 0; u < n; ++u)
-    for (unsigned j = 0; j < degree; ++j) {
-      W w;
-      if constexpr (std::is_floating_point_v<W>)
-        w = static_cast<W>(rng.uniform01() * double(max_w));
-      else
-        w = static_cast<W>(rng.below(max_w + 1));
-      l.push_back(u, static_cast<vertex>(rng.below(n)), w);
-    }
-  return from_arcs(l);
-}
-
-std::string data_file(const std::string& name) {
-  for (const char* dir : {TROPIC_SHARED_DATA, TROPIC_LOCAL_DATA}) {
-    const std::string p = std::string(dir) + "/" + name;
-    if (std::ifstream(p).good()) return p;
-  }
-  return {};
+  return build_csr(l);
 }
 
 template <class W>
 void random_suite(std::size_t count, std::uint64_t base_seed) {
-  for (const auto& c : testing::test_graph_cases(count, base_seed)) {
-    CAPTURE(c.name());
-    const csr<W> g = c.graph<W>();
-    const vertex s = c.source(g.n);
-    check_against_dijkstra(g, s);
-  }
+  testing::for_each_test_graph<W>(count, base_seed,
+                                  [](const csr<W>& g, vertex s) { check_against_dijkstra(g, s); });
 }
 
 }  // namespace
@@ -148,13 +94,13 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: random graph suite, uint32 and float") {
-    ADDS_REQUIRE_GPU();
+    TROPIC_REQUIRE_GPU();
     random_suite<std::uint32_t>(48, 1);
     random_suite<float>(48, 1001);
   }
 
   TEST_CASE("adds: random graph suite, the other weight types") {
-    ADDS_REQUIRE_GPU();
+    TROPIC_REQUIRE_GPU();
     random_suite<std::int32_t>(16, 2001);
     random_suite<std::uint64_t>(16, 3001);
     random_suite<std::int64_t>(16, 4001);
@@ -162,8 +108,8 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: parents, fixed delta, infinite delta, static delta") {
-    ADDS_REQUIRE_GPU();
-    const auto g = random_graph<std::uint32_t>(20000, 6, 1000, 7);
+    TROPIC_REQUIRE_GPU();
+    const auto g = testing::uniform_digraph<std::uint32_t>(20000, 6, 1000, 7);
     options o;
     o.parents = true;
     check_against_dijkstra(g, 3, o);  // verify() checks every parent arc is tight
@@ -185,8 +131,8 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: statistics") {
-    ADDS_REQUIRE_GPU();
-    const auto g = random_graph<float>(50000, 8, 100, 11);
+    TROPIC_REQUIRE_GPU();
+    const auto g = testing::uniform_digraph<float>(50000, 8, 100, 11);
     device_matrix<float> a(g);
     adds_report rep;
     const auto r = detail::adds_sssp_configured(a, 0, options{}, adds_config{}, &rep);
@@ -220,8 +166,8 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: the same graph and source 100 times give identical distances") {
-    ADDS_REQUIRE_GPU();
-    const auto g = random_graph<float>(30000, 5, 1000, 23);
+    TROPIC_REQUIRE_GPU();
+    const auto g = testing::uniform_digraph<float>(30000, 5, 1000, 23);
     device_matrix<float> a(g);
     options o;
     o.algorithm = algorithm::adds;
@@ -238,7 +184,7 @@ TEST_SUITE("adds") {
     // rows (hub_row arcs or more) after the rest, zero weights for ties, and an infinite delta
     // (one bucket, the most concurrent lowering). Every run against Dijkstra, and repeated runs
     // must agree.
-    ADDS_REQUIRE_GPU();
+    TROPIC_REQUIRE_GPU();
     const auto g = generate_kronecker<std::uint32_t>(16, 16, 77, 0, 20);
     arc_index longest = 0;
     for (vertex u = 0; u < g.n; ++u)
@@ -278,7 +224,7 @@ TEST_SUITE("adds") {
     // pushed because the queue is full), a delta far below the weights (rows lowered into
     // other buckets) and an infinite one (every lowered vertex stays in the bucket). Every
     // setting against Dijkstra; repeated runs agree.
-    ADDS_REQUIRE_GPU();
+    TROPIC_REQUIRE_GPU();
     const auto grid = generate_grid<std::uint32_t>(300, 300, 31);
     csr<std::uint32_t> path;
     {
@@ -288,7 +234,7 @@ TEST_SUITE("adds") {
         l.push_back(u, u + 1, 1 + u % 7);
         if (u % 5 == 0 && u + 40 < 20000) l.push_back(u, u + 40, 200);  // shortcuts, some tight
       }
-      path = from_arcs(l);
+      path = build_csr(l);
     }
     const auto uniform = generate_uniform<std::uint32_t>(30000, 6, 17, 1, 1000);
     const auto kron = generate_kronecker<std::uint32_t>(14, 16, 32, 1, 255);
@@ -331,7 +277,7 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: tiny and degenerate graphs") {
-    ADDS_REQUIRE_GPU();
+    TROPIC_REQUIRE_GPU();
     SUBCASE("one vertex") {
       csr<std::uint32_t> g;
       g.n = 1;
@@ -348,19 +294,19 @@ TEST_SUITE("adds") {
       for (vertex v = 0; v < 10; ++v) CHECK(r.distances[v] == (v == 4 ? 0.f : infinity<float>()));
     }
     SUBCASE("a path of 100k vertices") {
-      check_against_dijkstra(path_graph<std::uint32_t>(100000, false), 0);
-      check_against_dijkstra(path_graph<double>(100000, true), 50000);
+      check_against_dijkstra(testing::path_graph<std::uint32_t>(100000, false), 0);
+      check_against_dijkstra(testing::path_graph<double>(100000, true), 50000);
     }
   }
 
   TEST_CASE("adds: huge-degree stars") {
-    ADDS_REQUIRE_GPU();
+    TROPIC_REQUIRE_GPU();
     check_against_dijkstra(star_graph<std::uint32_t>(1000000, 5), 0);  // from the hub
     check_against_dijkstra(star_graph<float>(300000, 6), 12345);       // from a leaf
   }
 
   TEST_CASE("adds: the shared real graphs") {
-    ADDS_REQUIRE_GPU();
+    TROPIC_REQUIRE_GPU();
     struct data_case {
       const char* file;
       bool unit;
@@ -387,7 +333,7 @@ TEST_SUITE("adds") {
       std::fflush(stderr);
     };
     for (const auto& c : cases) {
-      const std::string path = data_file(c.file);
+      const std::string path = testing::find_data(c.file);
       if (path.empty()) {
         const std::string why = std::string("skipping ") + c.file +
                                 ": not in TROPIC_SHARED_DATA or TROPIC_LOCAL_DATA";
@@ -425,7 +371,7 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: pool exhaustion retries or fails with a message") {
-    ADDS_REQUIRE_GPU();
+    TROPIC_REQUIRE_GPU();
     const auto g = star_graph<std::uint32_t>(200000, 9);
     device_matrix<std::uint32_t> a(g);
     const auto want = dijkstra(g, 0, false);
@@ -449,8 +395,8 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: watchdogs end a run with a message instead of hanging") {
-    ADDS_REQUIRE_GPU();
-    const auto g = path_graph<std::uint32_t>(100000, false);  // ~100k dependent steps
+    TROPIC_REQUIRE_GPU();
+    const auto g = testing::path_graph<std::uint32_t>(100000, false);  // ~100k dependent steps
     device_matrix<std::uint32_t> a(g);
     adds_config cfg;
     cfg.watchdog_ms = 1e-3;  // the device bound trips on the first sweeps
@@ -476,8 +422,8 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: few worker blocks, and the host entry point") {
-    ADDS_REQUIRE_GPU();
-    const auto g = random_graph<std::uint32_t>(20000, 4, 50, 31);
+    TROPIC_REQUIRE_GPU();
+    const auto g = testing::uniform_digraph<std::uint32_t>(20000, 4, 50, 31);
     device_matrix<std::uint32_t> a(g);
     const auto want = dijkstra(g, 5, false);
     for (unsigned workers : {1u, 2u, 7u}) {
@@ -520,7 +466,7 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: the delta trace") {
-    ADDS_REQUIRE_GPU();
+    TROPIC_REQUIRE_GPU();
     // A grid: many head switches, so many delta decisions, and a small ring that must wrap.
     const auto g = generate_grid<std::uint32_t>(300, 300, 5);
     const auto want = dijkstra(g, 0, false);
@@ -589,7 +535,7 @@ TEST_SUITE("adds") {
   }
 
   TEST_CASE("adds: tuning knobs") {
-    ADDS_REQUIRE_GPU();
+    TROPIC_REQUIRE_GPU();
     const auto g = generate_grid<std::uint32_t>(200, 200, 9);
     const auto want = dijkstra(g, 7, false);
     device_matrix<std::uint32_t> a(g);
@@ -645,104 +591,9 @@ TEST_SUITE("adds") {
     CHECK_THROWS_AS(detail::adds_sssp_configured(a, 7, options{}, bad), error);
   }
 
-  // Not run by default (doctest skip): the experiment of issue 6, for a GPU machine.
-  //   tropic_tests -ts=adds -tc='*tuning sweep*' --no-skip
-  // Runs a few settings on grid:2048:2048 (the bench's road-like generator, seed 1), the
-  // DIMACS New York road graph when present, and kron:20, verifies every answer, and prints
-  // time, vertex work (rows scanned / reached vertices) and delta for each, then the delta trace
-  // of the default setting on the grid.
-  TEST_CASE("adds: tuning sweep" * doctest::skip()) {
-    ADDS_REQUIRE_GPU();
-    struct variant {
-      const char* name;
-      adds_tuning t;
-      bool dynamic = true;
-    };
-    std::vector<variant> variants;
-    variants.push_back({"default", adds_tuning{}});
-    adds_tuning v = adds_tuning{};
-    v.raise_only_when_held_back = false;
-    variants.push_back({"literal-rule", v});
-    variants.push_back({"static", adds_tuning{}, false});
-    for (double f : {0.25, 0.5, 2.0}) {
-      v = adds_tuning{};
-      v.initial_delta_factor = f;
-      variants.push_back({f == 0.25 ? "delta/4" : f == 0.5 ? "delta/2" : "delta*2", v});
-    }
-    v = adds_tuning{};
-    v.max_open_buckets = 16;  // run 5 knobs (the retired-slot redirect stays on)
-    v.util_raise_ratio = v.delta_ceiling_ratio;
-    variants.push_back({"old-knobs", v});
-    v = adds_tuning{};
-    v.max_open_buckets = 1;
-    variants.push_back({"open=1", v});
-    v = adds_tuning{};
-    v.max_open_buckets = 4;
-    variants.push_back({"open<=4", v});
-    v = adds_tuning{};
-    v.util_raise_ratio = 16;
-    variants.push_back({"raise<=16x", v});
-    v = adds_tuning{};
-    v.util_raise_ratio = 1;  // only clipping raises delta
-    variants.push_back({"raise<=1x", v});
-    v.min_chunk = 128;
-    variants.push_back({"raise<=1x,chunk>=128", v});
-    v = adds_tuning{};
-    v.min_chunk = 128;
-    variants.push_back({"chunk>=128", v});
-
-    auto sweep = [&](const std::string& name, const csr<std::uint32_t>& g) {
-      device_matrix<std::uint32_t> a(g);
-      for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
-        const auto want = dijkstra(g, s, false);
-        std::uint64_t reached = 0;
-        for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
-        for (const auto& var : variants) {
-          CAPTURE(name);
-          CAPTURE(var.name);
-          adds_config cfg;
-          cfg.tuning = var.t;
-          cfg.dynamic_delta = var.dynamic;
-          cfg.trace_capacity = 4096;
-          adds_report rep;
-          detail::adds_sssp_configured(a, s, options{}, cfg, &rep);  // warm-up
-          const auto r = detail::adds_sssp_configured(a, s, options{}, cfg, &rep);
-          CHECK(verify(g, s, want.distances, r).empty());
-          std::printf(
-              "%-16s src %-8u %-13s %9.3f ms  work %6.2f  delta %10.4g -> %10.4g (%3llu changes,"
-              " max %10.4g)  sweeps %8llu (%6.2f us)  assignments %9llu  retires %6llu\n",
-              name.c_str(), s, var.name, r.stats.milliseconds,
-              double(r.stats.vertices_relaxed) / double(reached), rep.initial_delta,
-              rep.final_delta, (unsigned long long)rep.delta_changes, rep.max_delta,
-              (unsigned long long)rep.sweeps,
-              rep.sweeps ? 1000.0 * r.stats.milliseconds / double(rep.sweeps) : 0.0,
-              (unsigned long long)rep.assignments, (unsigned long long)rep.retires);
-          if (s == 0 && std::string(var.name) == "default" && name.rfind("grid", 0) == 0) {
-            const std::size_t step = std::max<std::size_t>(1, rep.trace.size() / 40);
-            for (std::size_t i = 0; i < rep.trace.size(); i += step) {
-              const adds_trace_entry& e = rep.trace[i];
-              std::printf("    trace %9.3f ms sweep %8llu retires %6llu delta %10.4g util %7.3f "
-                          "held %5.2f clip %5.2f open %2d completed %10llu queued %8llu "
-                          "in_flight %7llu dec %d\n",
-                          e.ms, (unsigned long long)e.sweep, (unsigned long long)e.retires,
-                          e.delta, e.avg_util, e.held_back_share, e.clip_share, e.open,
-                          (unsigned long long)e.completed, (unsigned long long)e.queued,
-                          (unsigned long long)e.in_flight, e.decision);
-            }
-          }
-          std::fflush(stdout);
-        }
-      }
-    };
-    sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
-    const std::string ny = data_file("USA-road-d.NY.gr.gz");
-    if (!ny.empty()) sweep("USA-road-d.NY", read_graph<std::uint32_t>(ny));
-    sweep("kron:20", generate<std::uint32_t>("kron:20", 1));
-  }
-
   TEST_CASE("adds: small graph for the sanitizers") {
-    ADDS_REQUIRE_GPU();
-    check_against_dijkstra(random_graph<std::uint32_t>(2000, 4, 20, 41), 0);
+    TROPIC_REQUIRE_GPU();
+    check_against_dijkstra(testing::uniform_digraph<std::uint32_t>(2000, 4, 20, 41), 0);
     check_against_dijkstra(star_graph<float>(5000, 42), 0);
   }
 }

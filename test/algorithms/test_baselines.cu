@@ -1,6 +1,6 @@
 // The paper baselines on the GPU -- Near-Far and Workfront Sweep (Davidson et al., IPDPS'14) and
-// DA2CF (Martin et al., ICCS'09) -- against the CPU Dijkstra, plus the operators they added
-// (select over a listed pattern, append, reduce over a sparse vector) against a host spec.
+// DA2CF (Martin et al., ICCS'09) -- against the CPU Dijkstra. The operators they added (select
+// over a listed pattern, append, reduce over a sparse vector): test_operator_spec.cu.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -20,11 +20,9 @@
 #include "tropic/generate.hpp"
 #include "tropic/io.hpp"
 #include "tropic/operators.hpp"
-#include "tropic/semiring.hpp"
 #include "tropic/sssp.hpp"
 
 using namespace tropic;
-using tropic::testing::test_rng;
 
 namespace {
 
@@ -106,12 +104,6 @@ csr<W> overflowing_far_pile(vertex k, vertex m) {
   return build_csr(arcs);
 }
 
-template <class W>
-W random_value(test_rng& rng, double infinity_chance) {
-  if (rng.chance(infinity_chance)) return infinity<W>();
-  return W(rng.between(0, 60));
-}
-
 }  // namespace
 
 TEST_SUITE("baselines") {
@@ -121,60 +113,6 @@ TEST_SUITE("baselines") {
       CHECK(is_gpu_algorithm(algo));
       const auto all = available_algorithms();
       CHECK(std::find(all.begin(), all.end(), algo) != all.end());
-    }
-  }
-
-  TEST_CASE_TEMPLATE("select over a listed pattern, append, reduce over a sparse vector: host spec",
-                     W, std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double) {
-    TROPIC_REQUIRE_GPU();
-    cuda_stream stream;
-    gpu_context ctx(stream);
-    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-      CAPTURE(seed);
-      test_rng rng(seed);
-      const vertex n = vertex(rng.between(1, 3000));
-      std::vector<W> x(n);
-      for (auto& v : x) v = random_value<W>(rng, 0.3);
-      // A worklist with repeats: up to n entries, indices drawn from a few hot ones and the rest.
-      const std::size_t listed = rng.below(std::size_t(n) + 1);
-      std::vector<vertex> pattern(listed);
-      const vertex hot = vertex(rng.between(1, std::min<vertex>(n, 20)));
-      for (auto& i : pattern) i = vertex(rng.chance(0.4) ? rng.below(hot) : rng.below(n));
-      const value_range<W> r{W(rng.between(0, 20)),
-                             rng.chance(0.3) ? infinity<W>() : W(rng.between(20, 50))};
-
-      dense_vector<W> dx(n, stream);
-      dx.upload(x);
-      sparse_vector<W> p(n, stream), s(n, stream);
-      p.upload(pattern, std::vector<W>(listed, W(1)));
-      select(s, dx, p, r, ctx);
-      std::vector<vertex> got = s.indices_to_host();
-      const std::vector<W> got_values = s.values_to_host();
-      for (std::size_t k = 0; k < got.size(); ++k) CHECK(got_values[k] == x[got[k]]);
-      std::sort(got.begin(), got.end());
-      std::set<vertex> want_set;
-      for (vertex i : pattern)
-        if (!(x[i] < r.lo) && x[i] < r.hi) want_set.insert(i);
-      CHECK(got == std::vector<vertex>(want_set.begin(), want_set.end()));
-
-      // reduce(min) over the selected entries: their smallest value, ∞ when none.
-      W want_min = infinity<W>();
-      for (vertex i : want_set) want_min = std::min(want_min, x[i]);
-      CHECK(reduce(min_plus<W>{}, s, ctx) == want_min);
-
-      // append: the pattern after the selection, as it is (repeats kept), within capacity n.
-      sparse_vector<W> w(n, stream);
-      select(w, dx, p, r, ctx);
-      const std::size_t before = w.nvals();
-      if (before + p.nvals() <= n) {
-        append(w, p, ctx);
-        const auto wi = w.indices_to_host();
-        REQUIRE(wi.size() == before + listed);
-        CHECK(std::vector<vertex>(wi.begin() + before, wi.end()) == pattern);
-      } else {
-        CHECK_THROWS_AS(append(w, p, ctx), error);
-        CHECK(w.nvals() == before);
-      }
     }
   }
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -12,7 +11,6 @@
 #include "gpu_test.hpp"
 #include "random_graphs.hpp"
 #include "reference_graphs.hpp"
-#include "policy.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/device_loop.hpp"
 #include "tropic/device_matrix.hpp"
@@ -53,66 +51,6 @@ void check_against_dijkstra(const csr<W>& g, vertex source, algorithm algo, doub
     CHECK(verify(g, source, want.distances, got) == "");
     CHECK(got.stats.buckets >= 1);
     CHECK((got.stats.device_loop_buckets > 0) == device_loop);
-  }
-}
-
-// The sweeps' timing (measurements, not checks): the median solve time of `runs` solves after
-// a warm-up; r is the last solve.
-double median_solve(const device_matrix<std::uint32_t>& a, vertex s, const options& o,
-                    const closure_limits& limits, const descriptor& desc, int runs,
-                    result<std::uint32_t>& r) {
-  detail::delta_stepping_configured(a, s, o, limits, desc);  // warm-up
-  std::vector<double> ms;
-  for (int run = 0; run < runs; ++run) {
-    r = detail::delta_stepping_configured(a, s, o, limits, desc);
-    ms.push_back(r.stats.milliseconds);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
-// A descriptor sweep (measurements; each answer checked): from two sources that reach at least
-// 1,000 vertices, every labelled descriptor's median solve of 3 after a warm-up, printed with
-// its steps, buckets, host round trips and vertex work.
-struct labelled_descriptor {
-  std::string label;
-  descriptor desc;
-};
-void sweep_descriptors(const std::string& name, const csr<std::uint32_t>& g,
-                       const device_matrix<std::uint32_t>& a, const closure_limits& limits,
-                       const std::vector<labelled_descriptor>& settings) {
-  for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
-    const auto want = dijkstra(g, s, false);
-    std::uint64_t reached = 0;
-    for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
-    if (reached < 1000) continue;  // a source in a small component measures nothing
-    for (const auto& setting : settings) {
-      options o;
-      o.algorithm = algorithm::delta_stepping;
-      CAPTURE(name);
-      CAPTURE(setting.label);
-      result<std::uint32_t> r;
-      const double ms = median_solve(a, s, o, limits, setting.desc, 3, r);
-      CHECK(verify(g, s, want.distances, r) == "");
-      std::printf("%-24s src %-8u transpose %d %-18s %9.3f ms  steps %5llu  buckets %4llu  "
-                  "round trips %4llu  work %6.2f\n",
-                  name.c_str(), s, int(a.has_transpose()), setting.label.c_str(), ms,
-                  (unsigned long long)r.stats.iterations, (unsigned long long)r.stats.buckets,
-                  (unsigned long long)r.stats.host_round_trips,
-                  double(r.stats.vertices_relaxed) / double(reached));
-      std::fflush(stdout);
-    }
-  }
-}
-
-// sweep(file, graph) for each shared real graph the sweeps use that is present, with the
-// bench's weights for the file.
-template <class Sweep>
-void sweep_shared_graphs(Sweep&& sweep) {
-  for (const char* file :
-       {"USA-road-d.NY.gr.gz", "mdual.mtx.gz", "cnr-2000.el.gz", "soc-Slashdot0902.txt.gz"}) {
-    const std::string path = tropic::testing::find_data(file);
-    if (!path.empty()) sweep(file, read_graph<std::uint32_t>(path));
   }
 }
 
@@ -302,174 +240,6 @@ TEST_SUITE("delta_stepping") {
     const auto first = sssp(a, 5, o);
     CHECK(verify(g, 5, want.distances, first) == "");
     for (int run = 0; run < 30; ++run) CHECK(sssp(a, 5, o).distances == first.distances);
-  }
-
-  // Not run by default (doctest skip): the experiment behind tuning::closure_local_rounds and
-  // the closure's shape, and the Δ of the device-driven loop, for a GPU machine:
-  //   tropic_tests -ts=delta_stepping -tc='*closure sweep*' --no-skip
-  // For grid:2048:2048 (the bench's, seed 1) and the shared real graphs, two sources each: Δ (a
-  // multiple of the heuristic's) x local rounds x blocks, lanes per row by the mean degree (1
-  // or 2 lanes were 1.5-2.4x slower on the grid, 64 rounds and rounds until the queue runs dry
-  // no better, 2026-11-24), each answer verified,
-  // printing the median time of 3 runs, global steps, buckets and vertex work (rows pushed /
-  // reached vertices).
-  TEST_CASE("delta_stepping: closure sweep" * doctest::skip()) {
-    TROPIC_REQUIRE_GPU();
-    auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
-      const device_matrix<std::uint32_t> a(g);
-      const double delta0 = choose_delta(a.stats());
-      for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
-        const auto want = dijkstra(g, s, false);
-        std::uint64_t reached = 0;
-        for (auto d : want.distances) reached += d != infinity<std::uint32_t>();
-        for (double factor : {2.0, 4.0, 8.0})
-          for (unsigned rounds : {4u, 8u, 16u, 32u})
-            for (unsigned lanes : {0u})
-              for (unsigned blocks : {132u, 264u}) {
-                options o;
-                o.algorithm = algorithm::delta_stepping;
-                o.delta = delta0 * factor;
-                closure_limits limits;
-                limits.local_rounds = rounds;
-                limits.group_lanes = lanes;
-                limits.blocks = blocks;
-                CAPTURE(name);
-                CAPTURE(factor);
-                CAPTURE(rounds);
-                CAPTURE(lanes);
-                CAPTURE(blocks);
-                result<std::uint32_t> r;
-                const double ms = median_solve(a, s, o, limits, descriptor{}, 3, r);
-                CHECK(verify(g, s, want.distances, r) == "");
-                std::printf("%-16s src %-8u delta %9.4g x%g rounds %-3u lanes %u blocks %-3u "
-                            "%9.3f ms  steps %7llu  buckets %6llu  device buckets %6llu  "
-                            "work %6.2f\n",
-                            name.c_str(), s, r.stats.delta, factor, rounds, lanes, blocks, ms,
-                            (unsigned long long)r.stats.iterations,
-                            (unsigned long long)r.stats.buckets,
-                            (unsigned long long)r.stats.device_loop_buckets,
-                            double(r.stats.vertices_relaxed) / double(reached));
-                std::fflush(stdout);
-              }
-      }
-    };
-    sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
-    sweep_shared_graphs(sweep);
-  }
-
-  // The direction switch of the host-driven steps (descriptor::pull_ratio: pull when the
-  // frontier holds more than n / pull_ratio rows), measured, not a check. On the GPU machine:
-  //   tropic_tests -ts=delta_stepping -tc='*direction sweep*' --no-skip
-  // Generated graphs of the bench (seed 1) and the shared real graphs, two sources each, the
-  // automatic Δ and loop, each answer verified; prints the median of 3 runs after a warm-up,
-  // steps, buckets and vertex work. pull_ratio 0 stands for push only.
-  TEST_CASE("delta_stepping: direction sweep" * doctest::skip()) {
-    TROPIC_REQUIRE_GPU();
-    std::vector<labelled_descriptor> settings;
-    for (unsigned ratio : {0u, 2u, 4u, 8u, 16u, 32u, 64u}) {
-      descriptor desc;
-      if (ratio == 0)
-        desc.dir = direction::push;
-      else
-        desc.pull_ratio = ratio;
-      settings.push_back({"pull_ratio " + std::to_string(ratio), desc});
-    }
-    auto sweep = [&](const std::string& name, const csr<std::uint32_t>& g) {
-      sweep_descriptors(name, g, device_matrix<std::uint32_t>(g), closure_limits{}, settings);
-    };
-    for (const char* spec : {"kron:20:16", "kron:22:16", "uniform:4194304:7", "grid:2048:2048"})
-      sweep(spec, generate<std::uint32_t>(spec, 1));
-    sweep_shared_graphs(sweep);
-  }
-
-  // The arc count behind the direction switch on skewed graphs (descriptor::pull_arc_ratio:
-  // for a frontier between n / 64 and n / pull_ratio rows, pull when its arcs exceed A''s over
-  // the ratio), measured, not a check. On the GPU machine:
-  //   tropic_tests -ts=delta_stepping -tc='*direction arc sweep*' --no-skip
-  // The skewed graphs of the bench, two sources each, the automatic Δ, loop and closure limits,
-  // each answer verified; median of 3 after a warm-up. pull_arc_ratio 0: rows only.
-  TEST_CASE("delta_stepping: direction arc sweep" * doctest::skip()) {
-    TROPIC_REQUIRE_GPU();
-    std::vector<labelled_descriptor> settings;
-    for (unsigned ratio : {0u, 2u, 3u, 4u, 6u, 8u}) {
-      descriptor desc;
-      desc.pull_arc_ratio = ratio;
-      settings.push_back({"pull_arc_ratio " + std::to_string(ratio), desc});
-    }
-    auto sweep = [&](const std::string& name, const csr<std::uint32_t>& g) {
-      const device_matrix<std::uint32_t> a(g);
-      if (double(a.stats().max_degree) < tuning::skewed_degree_ratio * a.stats().avg_degree)
-        return;  // not skewed: the arcs are never counted
-      closure_limits limits;  // as delta_stepping_sssp sets them
-      if (a.stats().max_degree > policy::delta_stepping::closure_local_rounds_max_degree) limits.local_rounds = 0;
-      sweep_descriptors(name, g, a, limits, settings);
-    };
-    for (const char* spec : {"kron:20:16", "kron:22:16"}) sweep(spec, generate<std::uint32_t>(spec, 1));
-    sweep_shared_graphs(sweep);
-  }
-
-  // Where a long, thin search's time goes, measured, not a check. On the GPU machine:
-  //   tropic_tests -ts=delta_stepping -tc='*grid anatomy*' --no-skip
-  // (1) The device-driven loop's cost per bucket apart from its light closure (the select of
-  // the next bucket, reduce_min, the bucket step, the closure's launch): a chain of 1,000 arcs
-  // of weight 1,000 at Δ 1,001, one vertex and one bucket per arc, among 4M vertices (the
-  // select and the reduction read all of t) and among 1,001. (2) The grid's, the road's and the
-  // mesh's, the web graph's and the social network's solves with and without
-  // closure_limits::prefetch_queued_rows, and with 0, 4 and 64 local rounds. Median of 5 after a
-  // warm-up, each answer verified.
-  TEST_CASE("delta_stepping: grid anatomy" * doctest::skip()) {
-    TROPIC_REQUIRE_GPU();
-    for (vertex n : {vertex(1001), vertex(1) << 22}) {
-      arc_list<std::uint32_t> arcs;
-      arcs.n = n;
-      for (vertex v = 0; v < 1000; ++v) arcs.push_back(v, v + 1, 1000);
-      const csr<std::uint32_t> g = build_csr(arcs);
-      const device_matrix<std::uint32_t> a(g);
-      options o;
-      o.algorithm = algorithm::delta_stepping;
-      o.delta = 1001;
-      o.loop = loop_control::device;
-      result<std::uint32_t> r;
-      const double ms = median_solve(a, 0, o, closure_limits{}, descriptor{}, 5, r);
-      CHECK(verify(g, 0, dijkstra(g, 0, false).distances, r) == "");
-      std::printf("chain of 1000 among n %-8u %9.3f ms  buckets %5llu  %7.2f us per bucket\n", n,
-                  ms, (unsigned long long)r.stats.buckets, 1000.0 * ms / double(r.stats.buckets));
-      std::fflush(stdout);
-    }
-    auto sweep = [&](const std::string& name, const csr<std::uint32_t>& g) {
-      const device_matrix<std::uint32_t> a(g);
-      for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
-        const auto want = dijkstra(g, s, false);
-        const std::pair<bool, unsigned> variants[] = {
-            {false, tuning::closure_local_rounds}, {true, tuning::closure_local_rounds},
-            {true, 0u}, {true, 4u}, {true, 64u}};
-        for (const auto& variant : variants) {
-          const bool prefetch = variant.first;
-          const unsigned rounds = variant.second;
-          options o;
-          o.algorithm = algorithm::delta_stepping;
-          closure_limits limits;
-          limits.prefetch_queued_rows = prefetch;
-          limits.local_rounds = rounds;
-          result<std::uint32_t> r;
-          const double ms = median_solve(a, s, o, limits, descriptor{}, 5, r);
-          CAPTURE(name);
-          CAPTURE(prefetch);
-          CAPTURE(rounds);
-          CHECK(verify(g, s, want.distances, r) == "");
-          std::printf("%-20s src %-8u prefetch %d rounds %-3u %9.3f ms  steps %6llu  buckets %5llu  "
-                      "device buckets %5llu  work %5.2f\n",
-                      name.c_str(), s, int(prefetch), rounds, ms,
-                      (unsigned long long)r.stats.iterations,
-                      (unsigned long long)r.stats.buckets,
-                      (unsigned long long)r.stats.device_loop_buckets,
-                      double(r.stats.vertices_relaxed) / double(g.n));
-          std::fflush(stdout);
-        }
-      }
-    };
-    sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
-    sweep_shared_graphs(sweep);
   }
 
   // The device-driven loop under compute-sanitizer (scripts/gpu-check.sh): small enough for

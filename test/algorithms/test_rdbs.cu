@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "gpu_test.hpp"
-#include "random_graphs.hpp"
 #include "rdbs_config.cuh"
 #include "reference_graphs.hpp"
+#include "test_helpers.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/device_matrix.hpp"
 #include "tropic/error.hpp"
@@ -42,18 +42,6 @@ void check_rdbs(const csr<W>& g, vertex source, const options& o = {},
   CHECK(got.stats.algorithm == "rdbs");
 }
 
-// n vertices on a line, i -> i+1 (and back when `both`), weights 1..7.
-template <class W>
-csr<W> line_graph(vertex n, bool both) {
-  arc_list<W> l;
-  l.n = n;
-  for (vertex i = 0; i + 1 < n; ++i) {
-    l.push_back(i, i + 1, W(1 + i % 7));
-    if (both) l.push_back(i + 1, i, W(1 + (i * 5) % 7));
-  }
-  return build_csr(l);
-}
-
 // A hub (the last vertex, so that the renumbering moves it to 0) with an arc to every leaf and
 // one back from each, plus a ring through the leaves whose short arcs compete with the hub's.
 // Hub weights in 0..max_hub_w: with a small maximum all of the hub's arcs are light, so its row
@@ -69,24 +57,6 @@ csr<W> hub_graph(vertex leaves, std::uint64_t max_hub_w, std::uint64_t seed) {
     l.push_back(i, hub, W(1 + rng.below(1000)));
     l.push_back(i, (i + 1) % leaves, W(rng.below(3)));
   }
-  return build_csr(l);
-}
-
-// Uniform random digraph: n vertices, `degree` random out-arcs each, weights 0..max_w.
-template <class W>
-csr<W> uniform_graph(vertex n, unsigned degree, std::uint64_t max_w, std::uint64_t seed) {
-  testing::test_rng rng(seed);
-  arc_list<W> l;
-  l.n = n;
-  for (vertex u = 0; u < n; ++u)
-    for (unsigned j = 0; j < degree; ++j) {
-      W w;
-      if constexpr (std::is_floating_point_v<W>)
-        w = static_cast<W>(rng.uniform01() * double(max_w));
-      else
-        w = static_cast<W>(rng.below(max_w + 1));
-      l.push_back(u, static_cast<vertex>(rng.below(n)), w);
-    }
   return build_csr(l);
 }
 
@@ -109,12 +79,8 @@ csr<W> mixed_degree_graph(vertex n, std::uint64_t seed) {
 
 template <class W>
 void random_suite(std::size_t count, std::uint64_t base_seed, const rdbs_config& cfg = {}) {
-  for (const auto& c : testing::test_graph_cases(count, base_seed)) {
-    CAPTURE(c.name());
-    const csr<W> g = c.graph<W>();
-    const vertex s = c.source(g.n);
-    check_rdbs(g, s, options{}, cfg);
-  }
+  testing::for_each_test_graph<W>(
+      count, base_seed, [&](const csr<W>& g, vertex s) { check_rdbs(g, s, options{}, cfg); });
 }
 
 }  // namespace
@@ -162,7 +128,7 @@ TEST_SUITE("rdbs") {
 
   TEST_CASE("rdbs: parents, given deltas, one bucket") {
     TROPIC_REQUIRE_GPU();
-    const auto g = uniform_graph<std::uint32_t>(20000, 6, 1000, 7);
+    const auto g = testing::uniform_digraph<std::uint32_t>(20000, 6, 1000, 7);
     options o;
     o.parents = true;
     check_rdbs(g, 3, o);  // verify() checks every parent arc is tight, in the caller's numbering
@@ -184,7 +150,7 @@ TEST_SUITE("rdbs") {
 
   TEST_CASE("rdbs: the per-bucket delta of Eq. 1-2 stays in its bounds, and off means off") {
     TROPIC_REQUIRE_GPU();
-    const auto g = uniform_graph<float>(50000, 8, 100, 11);
+    const auto g = testing::uniform_digraph<float>(50000, 8, 100, 11);
     rdbs_report rep;
     check_rdbs(g, 0, options{}, rdbs_config{}, &rep);
     CHECK(rep.min_delta >= rep.initial_delta / 16);
@@ -233,7 +199,7 @@ TEST_SUITE("rdbs") {
 
   TEST_CASE("rdbs: the same graph and source 20 times give identical distances") {
     TROPIC_REQUIRE_GPU();
-    const auto g = uniform_graph<float>(30000, 5, 1000, 23);
+    const auto g = testing::uniform_digraph<float>(30000, 5, 1000, 23);
     device_matrix<float> a(g);
     options o;
     o.algorithm = algorithm::rdbs;
@@ -281,11 +247,11 @@ TEST_SUITE("rdbs") {
       for (vertex v = 0; v < 10; ++v) CHECK(r.distances[v] == (v == 4 ? 0.f : infinity<float>()));
     }
     SUBCASE("a path of 100k vertices") {
-      check_rdbs(line_graph<std::uint32_t>(100000, false), 0);
-      check_rdbs(line_graph<double>(100000, true), 50000);
+      check_rdbs(testing::path_graph<std::uint32_t>(100000, false), 0);
+      check_rdbs(testing::path_graph<double>(100000, true), 50000);
       rdbs_config plain;
       plain.reorder = false;
-      check_rdbs(line_graph<std::int64_t>(100000, true), 99999, options{}, plain);
+      check_rdbs(testing::path_graph<std::int64_t>(100000, true), 99999, options{}, plain);
     }
   }
 
@@ -345,7 +311,7 @@ TEST_SUITE("rdbs") {
 
   TEST_CASE("rdbs: the watchdog ends a light phase with a message instead of hanging") {
     TROPIC_REQUIRE_GPU();
-    const auto g = line_graph<std::uint32_t>(100000, false);
+    const auto g = testing::path_graph<std::uint32_t>(100000, false);
     device_matrix<std::uint32_t> a(g);
     options o;
     o.delta = std::numeric_limits<double>::infinity();  // one light phase of 100k dependent steps
@@ -389,12 +355,12 @@ TEST_SUITE("rdbs") {
 
   TEST_CASE("rdbs: small graph for the sanitizers") {
     TROPIC_REQUIRE_GPU();
-    check_rdbs(uniform_graph<std::uint32_t>(2000, 4, 20, 41), 0);
+    check_rdbs(testing::uniform_digraph<std::uint32_t>(2000, 4, 20, 41), 0);
     check_rdbs(mixed_degree_graph<float>(1500, 42), 3);
     check_rdbs(hub_graph<std::uint32_t>(9000, 2, 43), 9000);  // split rows: 3 block items
     rdbs_config cfg;
     cfg.list_capacity = 64;  // the overflow path, small
     cfg.reorder = false;
-    check_rdbs(uniform_graph<std::uint32_t>(3000, 6, 10, 44), 1, options{}, cfg);
+    check_rdbs(testing::uniform_digraph<std::uint32_t>(3000, 6, 10, 44), 1, options{}, cfg);
   }
 }

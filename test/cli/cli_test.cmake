@@ -1,4 +1,4 @@
-# One `tropic` command-line check, run by ctest as `cmake -D... -P cli/cli_test.cmake`:
+# One `tropic` command-line check, run by ctest as `cmake -D... -P test/cli/cli_test.cmake`:
 # ctest's PASS_REGULAR_EXPRESSION ignores the exit code, and the CLI's contract is both the code
 # (0 ok, 1 failure, 2 usage) and the message.
 #   TROPIC        path of the tropic executable

@@ -609,7 +609,8 @@ TEST_SUITE("io") {
   }
 
   TEST_CASE("the test/data/small.mtx fixture matches its documented distances") {
-    const std::string p = (fs::path(__FILE__).parent_path() / "data" / "small.mtx").string();
+    const std::string p =
+        (fs::path(__FILE__).parent_path().parent_path() / "data" / "small.mtx").string();
     graph_file_info info;
     const auto g = tropic::read_graph<double>(p, {}, &info);
     CHECK(info.format == graph_format::matrix_market);

@@ -15,47 +15,15 @@
 #include "gpu_test.hpp"
 #include "operator_spec.hpp"
 #include "operators.cuh"
-#include "random_graphs.hpp"
+#include "test_helpers.hpp"
 
 using namespace tropic;
+using tropic::testing::random_value;
+using tropic::testing::rows_of_lengths;
+using tropic::testing::same;
 using tropic::testing::test_rng;
 
 namespace {
-
-template <class W>
-W random_entry(test_rng& rng, double infinity_chance) {
-  if (rng.chance(infinity_chance)) return infinity<W>();
-  return W(rng.between(0, 60));
-}
-
-// Row i has lengths[i] arcs (rows past the list: lengths[i % size]), distinct columns.
-template <class W>
-csr<W> rows_of_lengths(vertex n, const std::vector<arc_index>& lengths, std::uint64_t seed) {
-  test_rng rng(seed);
-  csr<W> g;
-  g.n = n;
-  g.row_offsets.assign(1, 0);
-  for (vertex i = 0; i < n; ++i) {
-    const arc_index len = lengths.empty() ? 0 : lengths[i % lengths.size()];
-    const vertex start = vertex(rng.below(n));
-    std::vector<vertex> cols;
-    for (arc_index k = 0; k < len; ++k) cols.push_back(vertex((start + k) % n));
-    std::sort(cols.begin(), cols.end());
-    for (vertex c : cols) {
-      g.columns.push_back(c);
-      g.weights.push_back(W(rng.between(0, 9)));
-    }
-    g.row_offsets.push_back(g.columns.size());
-  }
-  return g;
-}
-
-template <class W>
-bool same(W a, W b, bool exact) {
-  if (exact || a == b) return a == b;
-  const double x = double(a), y = double(b);
-  return std::fabs(x - y) <= 1e-4 * std::max(1.0, std::max(std::fabs(x), std::fabs(y)));
-}
 
 // detail::pull_dispatch with kernel `method`, merge-path tile shape Policy and `block_items`
 // path items per block (group per row: 2^group_log2 lanes per row, negative for the automatic
@@ -90,9 +58,9 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
       CAPTURE(int(part));
 
       std::vector<W> ud(n), w0(n), m(n);
-      for (auto& x : ud) x = random_entry<W>(rng, 0.3 * inf_share);
-      for (auto& x : w0) x = random_entry<W>(rng, 0.4 * inf_share);
-      for (auto& x : m) x = random_entry<W>(rng, 0.3);
+      for (auto& x : ud) x = random_value<W>(rng, 0.3 * inf_share);
+      for (auto& x : w0) x = random_value<W>(rng, 0.4 * inf_share);
+      for (auto& x : m) x = random_value<W>(rng, 0.3);
       dense_vector<W> w(n, stream), mask(n, stream), u(n, stream);
       w.upload(w0);
       mask.upload(m);
