@@ -6,8 +6,8 @@
 // stopped at its own running minimum ("running"); and the arcs a push from the frontier reads.
 // The steps are synchronous (each step relaxes from the frontier's values before it), so the
 // counts approximate the GPU's, whose pushes combine as they go. The numbers behind row_bound
-// (semiring/operators.cuh) and bench/RESULTS.md's session-16 notes. Not part of the build; from
-// the repository root:
+// (semiring/agents/pull_row.cuh) and bench/RESULTS.md's session-16 notes. Not part of the build;
+// from the repository root:
 //   g++ -O2 -std=c++17 -fopenmp -Ilib bench/tune/pull_bound_model.cpp lib/csr.cpp \
 //       lib/generate.cpp lib/io.cpp -lz -o /tmp/pull_bound_model &&
 //   /tmp/pull_bound_model kron:22:16 2649658

@@ -37,6 +37,27 @@ inline constexpr int pull_group_items = 4;
 inline constexpr std::uint64_t pull_group_max_row = 32;
 // The grid of pull_long_rows (the long rows pull_live_rows lists): eight blocks per SM.
 inline constexpr unsigned pull_long_rows_blocks_per_sm = 8;
+// The pull_live_rows family's constants (moved from semiring/operators.cuh):
+// Pull, live rows: arcs a lane loads before their gathers (loads vs registers); unmeasured.
+inline constexpr unsigned pull_live_items = 4;
+// Pull, live rows: arcs a lane pulls alone; 2026-11-25-h100-run26/sweeps/ab-2-lane-first.txt
+inline constexpr std::uint64_t pull_live_short = 8;
+// Pull, live rows: rest for an 8-lane group; 2026-11-24-h100-run22/sweeps/ab-4-groups-kron.txt
+inline constexpr std::uint64_t pull_live_group_row = 64;
+// Pull, live rows: longer rows (hubs) go to pull_long_rows, a block per chunk; unmeasured.
+inline constexpr std::uint64_t pull_live_long_row = 32 * pull_live_items * 8;
+// Pull, long rows: arcs a block takes; 2026-11-24-h100-run22/sweeps/ab-6-chunks-kron-a.txt
+inline constexpr std::uint64_t pull_long_chunk = 4 * block_threads * pull_live_items;
+// Live-rows choice: samples (cost vs aim); 2026-11-24-h100-run19/sweeps/ab-pull-floor-2-*.txt
+inline constexpr unsigned pull_live_samples = block_threads;
+// Live-rows choice: live share at most; 2026-11-24-h100-run19/sweeps/ab-pull-live-share.txt
+inline constexpr double pull_live_share = 0.75;
+// Live-rows choice: smaller views keep the merge path; 2026-11-24-h100-run19/sweeps/
+inline constexpr std::uint64_t pull_live_min_arcs = std::uint64_t(1) << 23;
+// Live rows: blocks/SM (64 regs, no spill); 2026-11-25-h100-run26/sweeps/ab-3-launch-bounds.txt
+template <class W>
+inline constexpr int pull_live_min_blocks = sizeof(W) <= 4 ? 4 : 3;
+
 // descriptor::pull_arc_ratio's test: a graph is skewed when its longest row is this many times
 // its mean row or more (Kronecker, web and social graphs; not grids, roads, meshes or uniform
 // random graphs, whose frontiers' arcs follow their rows), and the arcs of a frontier are
