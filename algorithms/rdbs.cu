@@ -334,9 +334,10 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
       settled = S.nvals();
       st.vertices_relaxed += S.nvals();
       // Phase 2: t = min(t, AH' min.+ (t .* S)); B = stragglers back in the bucket (rounding)
-      push_dispatch<min_plus<W>>(t, no_mask<W>(), view,
-                                 row_ranges{view.row_offsets, split.data(), row_part::heavy}, S,
-                                 desc, ctx, &B, bucket, &heavy_counters);
+      const row_ranges heavy_rows{view.row_offsets, split.data(), row_part::heavy};
+      push_dispatch<min_plus<W>>(
+          push_operands<W>{&t, no_mask<W>(), view, heavy_rows, &S, &B, bucket, &heavy_counters},
+          desc, ctx);
       ++rep.heavy_steps;
       if (B.nvals() == 0) break;
     }

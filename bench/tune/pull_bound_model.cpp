@@ -5,7 +5,7 @@
 // those a row walk in weight order would read if it also stopped at its own running minimum
 // ("running"); and the arcs a push from the frontier reads. The steps are synchronous (each step
 // relaxes from the frontier's values before it), so the counts approximate the GPU's, whose
-// pushes combine as they go. The numbers behind row_bound (semiring/operators.cuh). Built by the
+// pushes combine as they go. The numbers behind row_bound (semiring/agents/pull_row.cuh). Built by the
 // `tune` target:
 //   build/bench/tune/tune_pull_bound_model kron:22:16 2649658
 // A third argument N finishes the search as one bucket (every arc light) after bucket N, as

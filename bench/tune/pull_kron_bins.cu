@@ -93,9 +93,10 @@ int main(int argc, char** argv) {
 
   matrix_operand<float> op{&a, row_part::all, nullptr};
   auto library = [&](dense_vector<float>& out) {
-    detail::pull_dispatch<min_plus<float>, float>(out, no_mask<float>(), accumulator::none, v,
-                                                  detail::ranges_of(v, op, false), x.data(),
-                                                  descriptor{}, ctx, nullptr, {}, nullptr);
+    detail::pull_dispatch<min_plus<float>>(
+        detail::pull_operands<float>{&out, no_mask<float>(), accumulator::none, v,
+                                     detail::ranges_of(v, op, false), x.data()},
+        descriptor{}, ctx);
   };
   library(ref);
   std::vector<float> want(n), got(n);

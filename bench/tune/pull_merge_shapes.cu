@@ -41,9 +41,10 @@ int main(int argc, char** argv) {
     matrix_operand<float> op{&a, row_part::all, nullptr};
     descriptor d;
     d.pull = pull_method::merge_path;
-    detail::pull_dispatch<min_plus<float>, float>(ref, no_mask<float>(), accumulator::none, v,
-                                                  detail::ranges_of(v, op, false), x.data(), d,
-                                                  ctx, nullptr, {}, nullptr);
+    detail::pull_dispatch<min_plus<float>>(
+        detail::pull_operands<float>{&ref, no_mask<float>(), accumulator::none, v,
+                                     detail::ranges_of(v, op, false), x.data()},
+        d, ctx);
     std::vector<float> want(n), got(n);
     cudaMemcpyAsync(want.data(), ref.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
     cudaStreamSynchronize(stream);
@@ -52,8 +53,9 @@ int main(int argc, char** argv) {
       const arc_index block_items = tiles_per_block * arc_index(P::threads) * P::items;
       auto call = [&] {
         detail::pull_dispatch<min_plus<float>, float, P>(
-            y, no_mask<float>(), accumulator::none, v, detail::ranges_of(v, op, false), x.data(),
-            d, ctx, nullptr, {}, nullptr, block_items);
+            detail::pull_operands<float>{&y, no_mask<float>(), accumulator::none, v,
+                                         detail::ranges_of(v, op, false), x.data()},
+            d, ctx, {block_items});
       };
       cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);
       call();

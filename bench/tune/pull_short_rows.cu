@@ -65,9 +65,10 @@ int main() {
     auto library = [&](dense_vector<float>& out, pull_method method) {
       descriptor d;
       d.pull = method;
-      detail::pull_dispatch<min_plus<float>, float>(out, no_mask<float>(), accumulator::none, v,
-                                                    detail::ranges_of(v, op, false), x.data(), d,
-                                                    ctx, nullptr, {}, nullptr);
+      detail::pull_dispatch<min_plus<float>>(
+          detail::pull_operands<float>{&out, no_mask<float>(), accumulator::none, v,
+                                       detail::ranges_of(v, op, false), x.data()},
+          d, ctx);
     };
     library(ref, pull_method::automatic);
     std::vector<float> want(n), got(n);

@@ -45,20 +45,19 @@ enum class direction { automatic, push, pull };
 // Push traversal: merge-path over the frontier's scanned row lengths (automatic), a warp per
 // frontier row, or edge_wise: one thread per arc of the whole matrix, its source read from the
 // arc->source array, arcs whose source is not in the frontier skipped (Hohne et al.'s edge-wise
-// request generation; semiring/push_edge_wise.cuh). edge_wise needs A.arc_sources() built first
-// (the operator throws invalid_value otherwise) and costs a pass over every arc per call.
+// request generation; semiring/kernels/push_edge_wise.cuh). edge_wise needs A.arc_sources() built
+// first (the operator throws invalid_value otherwise) and costs a pass over every arc per call.
 enum class load_balance { automatic, merge_path, warp_per_row, edge_wise };
 
-// Pull kernel: merge_path, Merrill & Garland's merge-based SpMV (any row lengths: hubs are split
-// across threads and blocks), or group_per_row, CSR-vector (Bell & Garland): a few lanes per row,
-// fast when every row is short (roads, grids, meshes) and slow on a hub. automatic takes
-// group_per_row when the view's longest row is at most tuning::pull_group_max_row arcs.
-// live_rows: only the rows that may change, a lane, 8 lanes, a warp or (in chunks) blocks per
-// row by its length (semiring/operators.cuh, pull_live_rows), each row read only up to its
-// bound (row_bound: its arcs with min(u) ⊗ weight < w(i), a prefix of the weight-sorted row),
-// which automatic picks on the device for a vxm pull with the min accumulator over a large view
-// where most arcs lie beyond those bounds -- delta-stepping's pulls on Kronecker graphs, where
-// nearly every vertex holds a tentative distance by the time a pull pays.
+// Pull kernel: merge_path, Merrill & Garland's merge-based SpMV (SC'16; any row lengths: hubs are
+// split across threads and blocks), or group_per_row, CSR-vector (Bell & Garland, SC'09): a few
+// lanes per row, fast when every row is short (roads, grids, meshes) and slow on a hub.
+// automatic takes group_per_row when the view's longest row is at most
+// tuning::pull_group_max_row arcs. live_rows: only the rows that may change, each read only up to
+// its bound (its arcs with min(u) ⊗ weight < w(i), a prefix of the weight-sorted row: Beamer et
+// al.'s bottom-up skip, SC'12, by weight); automatic picks it on the device for a min-accumulated
+// vxm pull over a large view where most arcs lie past those bounds (delta-stepping's later pulls
+// on Kronecker graphs). semiring/kernels/ holds one file per kernel.
 enum class pull_method { automatic, merge_path, group_per_row, live_rows };
 
 struct descriptor {
@@ -68,27 +67,16 @@ struct descriptor {
   pull_method pull = pull_method::automatic;
   // automatic direction: pull when the input holds more than n / pull_ratio entries and the
   // matrix offers the needed transpose (device_matrix builds it when it fits). A push pays an
-  // atomic per arc, a pull reads the whole view once: on the H100 a push from 1.6M of
-  // kron-22's 4.2M vertices took 2.6 ms and from 2.8M of uniform-4M's 1.2-2.4 ms, a pull over
-  // all of uniform-4M 0.27 ms (ncu, 2026-11-23). The sweep in test/test_delta_stepping.cu
-  // ("direction sweep", delta-stepping, two sources each on kron-20/22, uniform-4M, grid-4M,
-  // NY, mdual, cnr-2000, Slashdot, median of 3): geometric mean over the runs of time / each
-  // run's best 1.15 push only, 1.08 at 2, 1.02 at 4, 1.03 at 8, 1.08 at 16, 1.11 at 64;
-  // uniform-4M 13.2 ms push only, 9.6 at 2, 7.7 at 4; kron-22 13.4 / 13.3 / 12.4 (source 0).
-  // Again after the light pull's cheaper part test (operators.cuh): 1.16 push only, 1.09 at 2,
-  // 1.028 at 4, 1.022 at 8, 1.07 at 16 -- 4 and 8 tie; kron-22 13.1 / 11.2 / 10.0 (source 0)
-  // and 12.1 / 9.5 / 10.3 (source 2097169) push only / 4 / 8.
+  // atomic per arc, a pull reads the whole view once (Beamer et al.'s direction-optimising BFS,
+  // SC'12). 4 and 8 tie in test/test_delta_stepping.cu's "direction sweep"
+  // (bench/results/2026-11-23-h100-run8/sweeps/direction-sweep-*.txt).
   unsigned pull_ratio = 4;
   // automatic direction on a skewed graph (tuning::skewed_degree_ratio), for a frontier of
   // fewer rows than that but more than n / tuning::arc_count_rows_ratio: count the frontier's
-  // arcs in the part (one reduce and one host round trip) and pull when they exceed the arcs of
-  // A' over pull_arc_ratio. Rows alone misjudge a Kronecker graph's middle steps, whose
-  // frontiers hold its hubs: on kron-22 a push from 19% of the rows took 2.6 ms, the pull that
-  // replaced it 1.35 ms (H100, ncu, 2026-11-24). The "direction arc sweep" in
-  // test/test_delta_stepping.cu (same day; median of 3, ratio 0 / 2 / 3 / 4 / 8): kron-22 9.96
-  // / 10.16 / 8.64 / 8.62 / 8.85 ms (source 0; the other flat), cnr-2000 2.85 / 2.85 / 2.84 /
-  // 2.71 / 2.80, Slashdot within 4%, kron-20 3.28 / 3.41 / 3.39 / 3.44 / 3.49 (the count's
-  // round trips, no pull gained). 0: rows only.
+  // arcs in the part (one scan and one host round trip) and pull when they exceed the arcs of A'
+  // over pull_arc_ratio; 0: rows only. Rows alone misjudge a Kronecker graph's middle steps,
+  // whose frontiers hold its hubs. test/test_delta_stepping.cu's "direction arc sweep"
+  // (bench/results/2026-11-24-h100-run12/sweeps/direction-arc-sweep.txt).
   unsigned pull_arc_ratio = 3;
 };
 
@@ -182,8 +170,8 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
          gpu_context& ctx, sparse_vector<W>* improved = nullptr,
          value_range<W> improved_range = {}, op_counters* counters = nullptr);
 
-// w<mask> = accum(w, A ⊕.⊗ u) for a dense u: pull (SpMV) over A's rows, by merge path or by row
-// blocks (descriptor::pull); the arcs of masked-out rows are never read.
+// w<mask> = accum(w, A ⊕.⊗ u) for a dense u: pull (SpMV) over A's rows, by the kernel
+// descriptor::pull names; the arcs of masked-out rows are never read.
 template <class S, class W = typename S::value_type>
 void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semiring,
          const matrix_operand<W>& a, const dense_vector<W>& u, const descriptor& desc,

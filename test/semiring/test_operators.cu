@@ -44,7 +44,7 @@ std::vector<arc_index> tile_edge_lengths() {
 }
 
 // A pull with the min accumulator skips the rows that no product can improve: those at or below
-// min(u) ⊗ (a lower bound of the part's weights) (pull_floor, semiring/operators.cuh). Here u's
+// min(u) ⊗ (a lower bound of the part's weights) (pull_floor, semiring/detail/args.cuh). Here u's
 // entries lie far above zero and most of w lies around that floor, so a floor one too high
 // leaves a row unimproved (w one above the floor, a product at it) and one that skipped the
 // wrong rows changes the result. Weights weight_base + 0..9 (the least always present), u's
@@ -243,8 +243,8 @@ TEST_SUITE("operators") {
     CHECK(listed == expect);
   }
 
-  // The pull is a merge-path SpMV over row ends and arcs (semiring/operators.cuh): rows at and
-  // around its tiles' edges, a path of row ends only, and one row across many blocks.
+  // The pull is a merge-path SpMV over row ends and arcs (semiring/kernels/pull_merge_path.cuh):
+  // rows at and around its tiles' edges, a path of row ends only, and one row across many blocks.
   TEST_CASE_TEMPLATE("min-plus vxm / mxv pull: rows at the tiles' edges", W, std::uint32_t,
                      std::int64_t, float) {
     TROPIC_REQUIRE_GPU();

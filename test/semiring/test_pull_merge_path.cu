@@ -1,4 +1,4 @@
-// The pull's two kernels (semiring/operators.cuh) against the host spec, with masks,
+// The pull's kernels (semiring/kernels/pull_*.cuh) against the host spec, with masks,
 // accumulators, replace, light/heavy parts and the `improved` list:
 // - merge path with small tiles and few path items per block, so that small graphs put rows
 //   across tiles and blocks: every split-row case (a row across tiles of one block, across
@@ -73,10 +73,10 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
       const matrix_operand<W> op{&a, part, &split};
       const value_range<W> range{W(0), W(30)};
       const std::uint64_t scanned_before = ctx.read_arcs_scanned();
-      detail::pull_dispatch<S, W, Policy>(w, mv, accum, a.view(),
+      const detail::pull_operands<W> pull{&w, mv, accum, a.view(),
                                           detail::pull_ranges_of(a.view(), op, false, d, ctx),
-                                          u.data(), d, ctx, &improved, range, nullptr,
-                                          block_items, group_log2);
+                                          u.data(), &improved, range};
+      detail::pull_dispatch<S, W, Policy>(pull, d, ctx, {block_items, group_log2});
       const std::vector<W> got = w.to_host();
       std::vector<W> want = w0;
       spec::write<S>(want, spec::mxv<S>(g, ud, part, W(delta)), &m, kind, complement, accum,
