@@ -3,7 +3,7 @@
 // grid kept in step by grid barriers where the host loop waits for a counter. For graphs of
 // small frontiers and long paths (roads, grids), where host round trips, not arcs, set the
 // time: a bucket costs one pass over t and a few barriers, against host round trips or a CUDA
-// graph's nodes (bench/results/2026-11-24-h100-run10/sweeps/anatomy-2-bucket-kernel.txt against
+// graph's nodes (bench/results/h100-run10/sweeps/anatomy-2-bucket-kernel.txt against
 // anatomy-1-graph-loop.txt there).
 #include <cstdint>
 
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(grid::block_threads) bucket_loop(bucket_loop_a
 // Buckets i, i+1, ... to the end, driven by the GPU. Bucket i's light loop resumes from
 // `frontier` (the host loop's B at the hand-over) when given, else from the whole bucket:
 // re-selecting a wide bucket pushes every reached vertex once more (uniform-4M, Δ 50: 4.0 rows
-// per vertex instead of 3.0; bench/results/2026-11-23-h100-run9).
+// per vertex instead of 3.0; bench/results/h100-run9).
 template <class W>
 void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& split,
                            const bucket_bounds<W>& buckets, bool has_heavy, std::uint64_t i,

@@ -12,15 +12,15 @@ namespace tropic::policy {
 
 namespace delta_stepping {
 // The automatic Δ is choose_delta (Near-Far: 32 x mean weight / mean degree) times:
-// x4 with local rounds: fewer, wider buckets; bench/results/*-run27/sweeps/closure-sweep.txt
+// x4 with local rounds: fewer, wider buckets; bench/results/h100-run27/sweeps/closure-sweep.txt
 inline constexpr double automatic_delta_factor_rounds = 4;
-// x2 without them (hubs); bench/results/*-run11/sweeps/closure-sweep-2-factor-rounds-lanes.txt
+// x2 without them (hubs); bench/results/h100-run11/sweeps/closure-sweep-2-factor-rounds-lanes.txt
 inline constexpr double automatic_delta_factor = 2;
-// x1 from this mean degree on: wide buckets cost passes; bench/results/*-run6/summary.md
+// x1 from this mean degree on: wide buckets cost passes; bench/results/h100-run6/summary.md
 inline constexpr double automatic_delta_max_degree = 16;
 
 // Pull hysteresis (Beamer et al.'s beta; a pull reads rows only up to their bounds):
-// keep pulling while |B| > n / this; bench/results/*-run24/sweeps/ab-1-rowleast.txt
+// keep pulling while |B| > n / this; bench/results/h100-run24/sweeps/ab-1-rowleast.txt
 inline constexpr double pull_stay_rows_ratio = 24;
 
 // Hand-over to the GPU-driven loop, which never pulls, once light steps are small:
@@ -28,23 +28,23 @@ inline constexpr double pull_stay_rows_ratio = 24;
 inline constexpr double device_loop_step_arcs = 1 << 20;
 // ... this many such steps in a row: not on a source's first small steps; unmeasured
 inline constexpr unsigned device_loop_small_steps = 8;
-// ... the last grew B at most this much; bench/results/*-run12/sweeps/ab-4-handover-growth.txt
+// ... the last grew B at most this much; bench/results/h100-run12/sweeps/ab-4-handover-growth.txt
 inline constexpr double device_loop_growth = 2;
 
 // Narrowing Δ (x4 back to x1) for a short, wide search, whose frontier grows geometrically:
-// after this many growing steps; bench/results/*-run13/sweeps/ab-5-narrow-wide-searches.txt
+// after this many growing steps; bench/results/h100-run13/sweeps/ab-5-narrow-wide-searches.txt
 inline constexpr unsigned narrow_growing_steps = 3;
-// ... to this many rows; bench/results/*-run13/sweeps/ab-5-narrow-wide-searches.txt
+// ... to this many rows; bench/results/h100-run13/sweeps/ab-5-narrow-wide-searches.txt
 inline constexpr std::size_t narrow_min_rows = 1024;
 
 // Widened tail (one last bucket [(i+1)Δ, ∞), every arc light) for a short, wide search:
-// within this many first buckets (no long search); bench/results/*-run26/sweeps/ab-1-wide-tail.txt
+// within this many first buckets (no long search); bench/results/h100-run26/sweeps/ab-1-wide-tail.txt
 inline constexpr std::uint64_t widen_tail_within_buckets = 4;
-// ... this share of vertices settled or next; bench/results/*-run26/sweeps/ab-1-wide-tail.txt
+// ... this share of vertices settled or next; bench/results/h100-run26/sweeps/ab-1-wide-tail.txt
 inline constexpr double widen_tail_reached_share = 0.95;
 
 // The closure's local rounds pay on short rows (roads, grids, meshes), not on hubs:
-// up to this max degree only; bench/results/*-run10/sweeps/anatomy-3-rounds.txt
+// up to this max degree only; bench/results/h100-run10/sweeps/anatomy-3-rounds.txt
 inline constexpr std::uint64_t closure_local_rounds_max_degree = tuning::block_threads;
 }  // namespace delta_stepping
 
@@ -61,15 +61,15 @@ inline constexpr unsigned block_items = 4096;
 inline constexpr unsigned segment_items = 64;
 // MTB sweeps between host-abort polls and heartbeats: host reaction vs sweep time; unmeasured.
 inline constexpr unsigned poll_sweeps = 256;
-// WTB arcs in flight per thread vs registers; bench/results/2026-11-24-h100-run15/sweeps/
+// WTB arcs in flight per thread vs registers; bench/results/h100-run15/sweeps/
 inline constexpr int arc_batch = 4;
-// Rows this long take the whole WTB after the round; bench/results/2026-11-24-h100-run14/sweeps/
+// Rows this long take the whole WTB after the round; bench/results/h100-run14/sweeps/
 inline constexpr std::uint64_t hub_row = 2048;
 // Rows a WTB keeps for its local rounds (two queues in shared memory); unmeasured.
 inline constexpr unsigned local_capacity = threads_per_block;
 // Longer rows are never kept locally: a lane group would hold the block back; unmeasured.
 inline constexpr std::uint64_t local_row_limit = threads_per_block;
-// Phase A: worker flags per MTB thread in flight; bench/results/2026-11-24-h100-run16/sweeps/
+// Phase A: worker flags per MTB thread in flight; bench/results/h100-run16/sweeps/
 inline constexpr int flags_per_thread = 4;
 
 // adds_tuning's defaults (section 5.5's knobs).
@@ -81,7 +81,7 @@ inline constexpr double util_low = 0.5;
 inline constexpr double util_high = 2.0;
 // Head switches between two delta decisions: reaction vs noise; unmeasured.
 inline constexpr int settle_switches = 8;
-// Open buckets: parallelism vs an open x delta window; bench/results/2026-11-23-h100-run6/sweeps/
+// Open buckets: parallelism vs an open x delta window; bench/results/h100-run6/sweeps/
 inline constexpr int max_open_buckets = 2;
 // Tail bucket's share of the queue that is clipping; the paper's 65% (section 5.5).
 inline constexpr double clip_share = 0.65;
@@ -89,23 +89,23 @@ inline constexpr double clip_share = 0.65;
 inline constexpr double delta_floor_ratio = 1.0 / 64;
 // ... nor above delta0 x this; unmeasured.
 inline constexpr double delta_ceiling_ratio = 1048576;
-// Low-utilisation raises stop at delta0 x this; bench/results/2026-11-23-h100-run6/sweeps/
+// Low-utilisation raises stop at delta0 x this; bench/results/h100-run6/sweeps/
 inline constexpr double util_raise_ratio = 1;
-// Fewest items per assignment: handoffs vs spread; bench/results/2026-11-23-h100-run6/sweeps/
+// Fewest items per assignment: handoffs vs spread; bench/results/h100-run6/sweeps/
 inline constexpr unsigned min_chunk = 32;
 // Most items per assignment (4 rounds of a WTB): handoffs vs balance; unmeasured.
 inline constexpr unsigned max_chunk = 1024;
-// Raise only when buckets hold work from idle WTBs; bench/results/2026-11-23-h100-run6/sweeps/
+// Raise only when buckets hold work from idle WTBs; bench/results/h100-run6/sweeps/
 inline constexpr bool raise_only_when_held_back = true;
-// Local rounds per chunk: hops per sweep vs balance; bench/results/2026-11-24-h100-run17/sweeps/
+// Local rounds per chunk: hops per sweep vs balance; bench/results/h100-run17/sweeps/
 inline constexpr unsigned local_rounds = 32;
-// Local rounds stop past this many lane-group passes; bench/results/2026-11-24-h100-run17/sweeps/
+// Local rounds stop past this many lane-group passes; bench/results/h100-run17/sweeps/
 inline constexpr unsigned local_passes = 4;
 
 // adds_config's defaults.
 // Reruns with a 4x pool after the pool ran out: memory vs failing; unmeasured.
 inline constexpr int pool_retries = 3;
-// WTBs/SM on long-row graphs: MTB sweep vs bandwidth; bench/results/2026-11-24-h100-run17/sweeps/
+// WTBs/SM on long-row graphs: MTB sweep vs bandwidth; bench/results/h100-run17/sweeps/
 inline constexpr unsigned wide_row_workers_per_sm = 2;
 // Mean degree from which rows count as long (the local rounds' warp-per-row rule); unmeasured.
 inline constexpr double wide_row_degree = 16;

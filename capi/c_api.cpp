@@ -42,7 +42,7 @@ namespace tropic::detail {
 // parallel arcs to merge. Two passes over the rows, each parallel above a million entries: the
 // arcs each row keeps, then (after a prefix sum) each row's arcs into place, a jumbled row sorted
 // there. The one-thread copy took 1.25 s of a 2.9 s C-API call on kron-22 (128M arcs;
-// bench/results/2026-11-23-h100-run4/summary.md).
+// bench/results/h100-run4/summary.md).
 template <class W>
 csr<W> csr_of_graphblas_arrays(vertex n, const GrB_Index* ap, const GrB_Index* aj, const W* ax,
                                bool iso, bool jumbled) {

@@ -29,7 +29,7 @@ inline constexpr unsigned block_threads = tuning::block_threads;
 
 // Hubs a block sets aside per push_list for all its threads (more stay with a group); unmeasured
 inline constexpr unsigned long_rows_per_block = 64;
-// 16-byte loads per thread per select tile: bytes in flight; bench/results/2026-11-24-h100-run10
+// 16-byte loads per thread per select tile: bytes in flight; bench/results/h100-run10
 inline constexpr unsigned select_vector_loads = 8;
 
 // The grid barrier: every block arrives before any leaves; memory written before it is visible
@@ -90,7 +90,7 @@ __device__ inline void tally_loop(const loop_state& st, unsigned long long* stat
 // lanes per row, with push_row's filter (a frontier may hold millions of rows, most of whose
 // candidates do not improve). A frontier smaller than the grid's groups is dealt out over every
 // block (row k to block k mod gridDim.x), so that every block keeps a share of the wavefront for
-// its local rounds (grid 2048^2 12.6 -> 9.9 ms: bench/results/2026-11-25-h100-run27/sweeps/
+// its local rounds (grid 2048^2 12.6 -> 9.9 ms: bench/results/h100-run27/sweeps/
 // ab-3-spread-frontier.txt); a larger one goes grid-stride. Rows longer than the block (hubs) are
 // set aside, up to long_rows_per_block per block, and pushed by the whole block after the pass.
 // Ends with a block barrier; the rows set aside are free again after the caller's next one.
@@ -167,7 +167,7 @@ __device__ __forceinline__ void push_list_to(const closure_args<W>& c, block_que
 // min-plus relaxation inside the range is the same as long as every index is pushed after its
 // last decrease (its improver holds it, queued or listed). Hubs of a step's frontier go to their
 // whole block (push_list); those found in the local rounds stay with their groups (setting them
-// aside there, or listing them, lost: bench/results/2026-11-23-h100-run9).
+// aside there, or listing them, lost: bench/results/h100-run9).
 template <class S, int Group, class W>
 __device__ void closure(const closure_args<W>& c, block_queues<W>& sh, const value_range<W> range,
                         loop_state& st) {
@@ -349,7 +349,7 @@ void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t
 
 // Lanes per row of the pushes: `requested`, or by the mean row length (a warp for Kronecker-like
 // rows, 8 for meshes and web graphs, 4 for roads and grids; 1 or 2 lanes lose 1.5-2.4x on the
-// grid: bench/results/2026-11-24-h100-run11/sweeps/closure-sweep-2-factor-rounds-lanes.txt).
+// grid: bench/results/h100-run11/sweeps/closure-sweep-2-factor-rounds-lanes.txt).
 inline unsigned lanes_per_row(unsigned requested, double mean_degree) {
   return requested ? requested : mean_degree >= 16 ? 32 : mean_degree >= 4 ? 8 : 4;
 }

@@ -53,7 +53,7 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
     if (!pull && desc.pull_arc_ratio > 0 && k * tuning::arc_count_rows_ratio > n &&
         double(g.max_degree) >= tuning::skewed_degree_ratio * g.avg_degree) {
       // u's arcs: the total of the load-balanced push's scan, which the push then reuses (a
-      // separate reduce cost more; bench/results/2026-11-24-h100-run22/sweeps/).
+      // separate reduce cost more; bench/results/h100-run22/sweeps/).
       scanned = detail::frontier_scan(u, detail::ranges_of(A.view(), a, false), ctx);
       const arc_index arcs = detail::frontier_scan_total(scanned, k, ctx);
       pull = arcs * desc.pull_arc_ratio > A.transpose_view().arcs;

@@ -48,7 +48,7 @@ struct arc_ranges {
 // Whether the upload also builds A' (rows = in-arcs of A), which the pull direction needs on a
 // matrix that is not symmetric (a symmetric A is its own transpose). Without it every vxm
 // pushes: fine for thin frontiers, several times slower than a pull for frontiers of a fifth of
-// the vertices and more (bench/results/*-run9/NOTES.md).
+// the vertices and more (bench/results/h100-run9/NOTES.md).
 enum class transpose_policy {
   none,      // push only; the smallest footprint
   if_fits,   // build A' when A, A' and the build's scratch fit with room left for a solve's

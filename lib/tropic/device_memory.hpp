@@ -32,7 +32,7 @@ namespace tropic {
 // device_buffer draws from it. Memory freed into it stays reserved for tropic's next allocations
 // (release threshold: unlimited): with the default threshold of 0 every host round trip of a
 // solve, which synchronises, hands the memory back, and the buffers a solve frees and allocates
-// again are mapped afresh (bench/results/*-run22/sweeps/ab-2-pool-kron.txt).
+// again are mapped afresh (bench/results/h100-run22/sweeps/ab-2-pool-kron.txt).
 // The CUDA default pool, which the caller may use, is left as it is.
 cudaMemPool_t memory_pool();
 

@@ -9,7 +9,7 @@ namespace tropic::detail {
 // The write of one pulled row: w(i) = accum(w(i), acc), listing i when it improved into range.
 // A pull finishes each row exactly once per call (in its tile, or in pull_fixup), so the list
 // takes i without the stamp that a push's arcs into one target need: one atomic exchange fewer
-// per improved row (bench/results/2026-11-24-h100-run12/sweeps/
+// per improved row (bench/results/h100-run12/sweeps/
 // ab-2-arc-rule-and-stampless-pull.txt).
 template <class S, class W>
 __device__ __forceinline__ void pull_write(W* w, vertex i, W acc, accumulator accum,
@@ -33,7 +33,7 @@ __device__ __forceinline__ void pull_write(W* w, vertex i, W acc, accumulator ac
 // ⊗ grows with the weight, so once an arc's least_input ⊗ weight reaches w(i), neither it nor any
 // later arc can improve w(i): a pull reads the row's prefix up to there (the bottom-up step's
 // early exit of direction-optimising BFS, by weight; bench/tune/pull_bound_model.cpp models it,
-// bench/results/2026-11-24-h100-run23/sweeps/ab-1-row-bound.txt measures it).
+// bench/results/h100-run23/sweeps/ab-1-row-bound.txt measures it).
 template <class S, class W>
 struct row_bound {
   W least;  // min_j u(j)
@@ -51,7 +51,7 @@ __device__ __forceinline__ row_bound<S, W> bound_of(const pull_floor<W>& floor, 
 // Whether row i may change, from the view's lightest weights (csr_view::row_least, read beside
 // w(i)): a row whose lightest arc lies past its bound -- an empty row too -- reads nothing more.
 // The row's lightest arc is at most its part's, so the test holds for a light or heavy part
-// (bench/results/2026-11-25-h100-run24/sweeps/ab-1-rowleast.txt).
+// (bench/results/h100-run24/sweeps/ab-1-rowleast.txt).
 template <class S, class W>
 __device__ __forceinline__ bool opens(const csr_view<W>& a, const row_bound<S, W>& bound,
                                       vertex i) {
@@ -71,7 +71,7 @@ struct lane_pull {
 // ⊕ of u(col) ⊗ weight over the arcs first + k * stride < last, k < Items, within the row's
 // bound: the loads first, then the gathers of u (Items independent chains in flight per thread).
 // With a bound the weights come first and only the arcs within it load their columns (most arcs
-// of a late pull lie past it; bench/results/2026-11-24-h100-run23/sweeps/ab-3-wfirst.txt);
+// of a late pull lie past it; bench/results/h100-run23/sweeps/ab-3-wfirst.txt);
 // without one the columns load beside the weights.
 template <class S, class W, unsigned Items>
 __device__ __forceinline__ void pull_arcs(const csr_view<W>& a, const W* u, arc_index first,

@@ -42,7 +42,7 @@ struct closure_item {
 // beside its atomic, so an improved target is pushed without loading them later. `filter` adds
 // a load of w[v] before each atomic: two round trips where one does, but it skips the atomics
 // of a wide frontier whose candidates mostly do not improve (without it uniform-4M took 28.6 ms
-// against 13.0: bench/results/2026-11-23-h100-run6/results.csv against run5's).
+// against 13.0: bench/results/h100-run6/results.csv against run5's).
 template <class S, class W, class Hold>
 __device__ __forceinline__ void push_row(const closure_args<W>& c, const closure_item<W>& item,
                                          W now, bool filter, unsigned offset, unsigned stride,

@@ -180,7 +180,7 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
       floor.by_live_rows = choice;
       // Grid-stride over the rows with the blocks the device holds at once: when the merge path
       // runs the pull, this kernel's blocks only leave, and a block per 256 rows took 12.7 us
-      // to do so (bench/results/2026-11-24-h100-run22/sweeps/).
+      // to do so (bench/results/h100-run22/sweeps/).
       static const unsigned live_rows_blocks =
           resident_blocks(pull_live_rows<S, W>, tuning::block_threads);
       const unsigned live_grid = unsigned(std::min<std::size_t>(

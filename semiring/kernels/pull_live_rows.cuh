@@ -1,6 +1,6 @@
 // The live-rows pull: a floored pull (pull_floor) over a view with long rows, visiting only the
 // rows that may change. The merge path walks every row end and arc whatever the floor excludes,
-// and its time is that walk (bench/results/2026-11-24-h100-run19/sweeps/ncu-kron22-pulls.txt).
+// and its time is that walk (bench/results/h100-run19/sweeps/ncu-kron22-pulls.txt).
 // Here the 32 lanes of a warp test 32 consecutive rows (mask, floor, an empty part) at once; a
 // lane pulls its row's first pull_live_short arcs alone (loads, then gathers), a group of 8
 // lanes the rest of a row with at most pull_live_group_row arcs left (four such rows at once),
@@ -124,7 +124,7 @@ pull_live_rows(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> 
       // row; the rest of a longer row goes to its group or the warp below, from arc first +
       // pull_live_short on. A warp then waits for one chain of dependent loads (weights,
       // columns, u) per step of 32 rows, not one per group of four and per warp-shared row
-      // (bench/results/2026-11-25-h100-run26/sweeps/ab-2-lane-first.txt).
+      // (bench/results/h100-run26/sweeps/ab-2-lane-first.txt).
       lane_pull<W> p{S::identity()};
       pull_arcs<S, W, unsigned(tuning::pull_live_short)>(
           a, u, first, min(last, first + tuning::pull_live_short), 1,

@@ -132,7 +132,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
     // mask excludes the row or it is at or below the floor -- and each arc finds its row's start
     // as the last marked bit at or before it. Walking whole rows instead (the part's arcs active,
     // the rest marked off) made a part's path as long as the matrix's
-    // (bench/results/2026-11-24-h100-run20/sweeps/).
+    // (bench/results/h100-run20/sweeps/).
     const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none ||
                             floor.least_input;
     if (check_rows) {

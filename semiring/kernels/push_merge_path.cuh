@@ -27,7 +27,7 @@ push_merge_path(const vertex* frontier, const W* frontier_values, std::size_t fr
   __shared__ std::size_t tile_rows[2];
   // A tile's improved targets are staged here and appended to `improved` with one atomic per
   // tile: appended a warp at a time (append_slot), the list's length -- one word -- limited a
-  // hub frontier's push (bench/results/2026-11-25-h100-run24/sweeps/ab-3-push-stage.txt).
+  // hub frontier's push (bench/results/h100-run24/sweeps/ab-3-push-stage.txt).
   __shared__ vertex staged[tile];
   __shared__ unsigned long long staged_count, staged_base;
   if (threadIdx.x == 0) staged_count = 0;

@@ -1,6 +1,6 @@
 // Device-driven loops: operators whose loop control stays on the GPU, so a step costs a grid
 // barrier (~1 µs on the H100) instead of a host round trip (a pinned counter read, ~18 µs, plus
-// the launches) or a CUDA graph's nodes (bench/results/2026-11-24-h100-run10/sweeps/anatomy-*).
+// the launches) or a CUDA graph's nodes (bench/results/h100-run10/sweeps/anatomy-*).
 //
 // Inside such a loop the host never learns how long a frontier is, so the operators there take
 // `device_worklist`s (an index list whose length lives on the device) and device-resident
@@ -52,14 +52,14 @@ struct closure_limits {
   // Local rounds only after a global frontier of at most this many rows (per_device:
   // tuning::closure_local_frontier_per_sm per SM): a wider one has the parallelism already, and
   // rounds after it push rows before their values settle (uniform-4M without the limit: 4.0 rows
-  // per vertex instead of 2.3; bench/results/2026-11-23-h100-run6/results.csv, run5's).
+  // per vertex instead of 2.3; bench/results/h100-run6/results.csv, run5's).
   static constexpr std::size_t per_device = ~std::size_t(0);
   std::size_t local_frontier = per_device;
   unsigned group_lanes = 0;  // lanes per row: 1, 2, 4, 8, 32, or 0: from the mean row length
   unsigned blocks = 0;  // 0: tuning::device_loop_blocks_per_sm per SM; capped at the resident
   // Ask L2 for a queued row's arcs when it is queued, so that the next round's loads wait on L2,
   // not device memory: grid-4M 2-4% faster, roads and meshes within noise;
-  // bench/results/2026-11-24-h100-run10/sweeps/anatomy-2-bucket-kernel.txt.
+  // bench/results/h100-run10/sweeps/anatomy-2-bucket-kernel.txt.
   bool prefetch_queued_rows = true;
 };
 

@@ -16,12 +16,12 @@ inline constexpr std::size_t max_blocks = 1u << 20;
 
 // Push, merge path: threads of a tile; unmeasured.
 inline constexpr int push_threads = 256;
-// Push, merge path: arcs per thread (8, or loads first: no faster); 2026-11-25-h100-run24/sweeps/
+// Push, merge path: arcs per thread (8, or loads first: no faster); h100-run24/sweeps/
 inline constexpr int push_items_per_thread = 4;
 // Push, merge path: blocks per SM at most (a hub frontier's reach vs idle launches); unmeasured.
 inline constexpr unsigned push_max_blocks_per_sm = 16;
 
-// Pull, merge path: tile threads (fewer: more blocks per SM); 2026-11-23-h100-merge-128x8/
+// Pull, merge path: tile threads (fewer: more blocks per SM); h100-merge-128x8/
 inline constexpr int pull_threads = 128;
 // Pull, merge path: items per thread (gathers in flight vs shared memory); same folder.
 inline constexpr int pull_items_per_thread = 8;
@@ -35,23 +35,23 @@ inline constexpr std::uint64_t pull_group_max_row = 32;
 
 // Pull, live rows: arcs a lane loads before their gathers (loads vs registers); unmeasured.
 inline constexpr unsigned pull_live_items = 4;
-// Pull, live rows: arcs a lane pulls alone; 2026-11-25-h100-run26/sweeps/ab-2-lane-first.txt
+// Pull, live rows: arcs a lane pulls alone; h100-run26/sweeps/ab-2-lane-first.txt
 inline constexpr std::uint64_t pull_live_short = 8;
-// Pull, live rows: rest for an 8-lane group; 2026-11-24-h100-run22/sweeps/ab-4-groups-kron.txt
+// Pull, live rows: rest for an 8-lane group; h100-run22/sweeps/ab-4-groups-kron.txt
 inline constexpr std::uint64_t pull_live_group_row = 64;
 // Pull, live rows: longer rows (hubs) go to pull_long_rows, a block per chunk; unmeasured.
 inline constexpr std::uint64_t pull_live_long_row = 32 * pull_live_items * 8;
-// Pull, long rows: arcs a block takes; 2026-11-24-h100-run22/sweeps/ab-6-chunks-kron-a.txt
+// Pull, long rows: arcs a block takes; h100-run22/sweeps/ab-6-chunks-kron-a.txt
 inline constexpr std::uint64_t pull_long_chunk = 4 * block_threads * pull_live_items;
 // Pull, long rows: blocks per SM for the listed chunks; unmeasured.
 inline constexpr unsigned pull_long_rows_blocks_per_sm = 8;
-// Live-rows choice: samples (cost vs aim); 2026-11-24-h100-run19/sweeps/ab-pull-floor-2-*.txt
+// Live-rows choice: samples (cost vs aim); h100-run19/sweeps/ab-pull-floor-2-*.txt
 inline constexpr unsigned pull_live_samples = block_threads;
-// Live-rows choice: live share at most; 2026-11-24-h100-run19/sweeps/ab-pull-live-share.txt
+// Live-rows choice: live share at most; h100-run19/sweeps/ab-pull-live-share.txt
 inline constexpr double pull_live_share = 0.75;
-// Live-rows choice: smaller views keep the merge path; 2026-11-24-h100-run19/sweeps/
+// Live-rows choice: smaller views keep the merge path; h100-run19/sweeps/
 inline constexpr std::uint64_t pull_live_min_arcs = std::uint64_t(1) << 23;
-// Live rows: blocks/SM (64 regs, no spill); 2026-11-25-h100-run26/sweeps/ab-3-launch-bounds.txt
+// Live rows: blocks/SM (64 regs, no spill); h100-run26/sweeps/ab-3-launch-bounds.txt
 template <class W>
 inline constexpr int pull_live_min_blocks = sizeof(W) <= 4 ? 4 : 3;
 
@@ -60,11 +60,11 @@ inline constexpr double skewed_degree_ratio = 16;
 // Direction: count a frontier's arcs (a round trip) only above n / this rows; unmeasured.
 inline constexpr std::uint64_t arc_count_rows_ratio = 64;
 
-// Device-driven loop: persistent blocks per SM; 2026-11-25-h100-run27/sweeps/ab-4-blocks-rounds.txt
+// Device-driven loop: persistent blocks per SM; h100-run27/sweeps/ab-4-blocks-rounds.txt
 inline constexpr unsigned device_loop_blocks_per_sm = 2;
 // Closure: rows of a block's shared-memory queue; unmeasured.
 inline constexpr unsigned closure_queue_items = 512;
-// Closure: local rounds per grid barrier; 2026-11-25-h100-run27/sweeps/closure-sweep.txt
+// Closure: local rounds per grid barrier; h100-run27/sweeps/closure-sweep.txt
 inline constexpr unsigned closure_local_rounds = 16;
 // Closure: local rounds only from a frontier of at most this many rows per SM; unmeasured.
 inline constexpr std::size_t closure_local_frontier_per_sm = 256;
