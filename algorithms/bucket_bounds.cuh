@@ -73,4 +73,16 @@ struct bucket_bounds {
   }
 };
 
+// A bucket (or window) width in W, for the algorithms that keep their bounds in W (Near-Far's
+// windows, RDBS's buckets): integral and >= 1 for integers, never 0 for floats; infinity (one
+// bucket) when Δ reaches the largest finite W.
+template <class W>
+W bucket_width(double delta) {
+  if (!(delta < double(std::numeric_limits<W>::max()))) return infinity<W>();
+  if constexpr (std::is_integral_v<W>)
+    return W(std::max(1.0, std::floor(delta)));
+  else
+    return std::max(W(delta), std::numeric_limits<W>::denorm_min());
+}
+
 }  // namespace tropic::detail

@@ -26,6 +26,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "algebraic_epilogue.cuh"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
@@ -89,11 +90,7 @@ result<W> da2cf_sssp(const device_matrix<W>& A, vertex source, const options& op
     // update: F = { (v, t[v]) : t[v] = m }
     select(F, t, value_range<W>{m, next_above(m)}, ctx);
   }
-  st.milliseconds = timer.elapsed_ms();
-  // Push arcs are counted on the device; a pull relax reports its rows' arcs (an upper bound).
-  st.arcs_relaxed = ctx.read_arcs_scanned() + counters.arcs;
-  finish_result(A, t.data(), source, opts, out, stream);
-  return out;
+  return finish_algebraic_solve(A, t, source, opts, timer, ctx, counters, out);
 }
 
 #define TROPIC_INSTANTIATE(W) \

@@ -35,6 +35,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "algebraic_epilogue.cuh"
+#include "bucket_bounds.cuh"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
@@ -42,17 +44,6 @@
 namespace tropic::detail {
 
 namespace {
-
-// The window width in W: integral and at least 1 for integers; infinity (one window: Workfront
-// Sweep with extra bookkeeping) when Δ reaches the largest finite W.
-template <class W>
-W window_width(double requested) {
-  if (!(requested < double(std::numeric_limits<W>::max()))) return infinity<W>();
-  if constexpr (std::is_integral_v<W>)
-    return W(std::max(1.0, std::floor(requested)));
-  else
-    return W(requested);
-}
 
 // x + width, saturating at infinity, and always above a finite x: a float width lost in x's
 // rounding (or rounded to 0) still moves the window by one representable value.
@@ -72,7 +63,7 @@ result<W> near_far_sssp(const device_matrix<W>& A, vertex source, const options&
   const vertex n = A.rows();
   cuda_stream stream;
   gpu_context ctx(stream);
-  const W width = window_width<W>(resolve_delta(A, opts));
+  const W width = bucket_width<W>(resolve_delta(A, opts));
   const min_plus<W> min_plus_semiring;
   const descriptor desc;  // push (merge-path) for small near sets, pull for large ones
   op_counters counters;
@@ -133,11 +124,7 @@ result<W> near_far_sssp(const device_matrix<W>& A, vertex source, const options&
       split_far_pile();
     }
   }
-  st.milliseconds = timer.elapsed_ms();
-  // Push arcs are counted on the device; a pull sweep reports its rows' arcs (an upper bound).
-  st.arcs_relaxed = ctx.read_arcs_scanned() + counters.arcs;
-  finish_result(A, t.data(), source, opts, out, stream);
-  return out;
+  return finish_algebraic_solve(A, t, source, opts, timer, ctx, counters, out);
 }
 
 #define TROPIC_INSTANTIATE(W) \

@@ -55,6 +55,7 @@
 #include <string>
 #include <type_traits>
 
+#include "bucket_bounds.cuh"
 #include "operators.cuh"
 #include "persistent.cuh"
 #include "rdbs_config.cuh"
@@ -82,17 +83,6 @@ __global__ void init_distances(vertex n, W* dist, unsigned* queued, vertex sourc
 }
 
 // Bucket arithmetic in W.
-
-// The bucket width in W: integral and >= 1 for integers, never 0 for floats; infinity (one
-// bucket) when delta reaches the largest finite W.
-template <class W>
-W width_of(double delta) {
-  if (!(delta < double(std::numeric_limits<W>::max()))) return infinity<W>();
-  if constexpr (std::is_integral_v<W>)
-    return W(std::max(1.0, std::floor(delta)));
-  else
-    return std::max(W(delta), std::numeric_limits<W>::denorm_min());
-}
 
 // lo + width, saturating; always above a finite lo (a float width lost in rounding still moves
 // the end by one representable value).
@@ -314,7 +304,7 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
 
   delta_schedule schedule(delta0, cfg.dynamic_delta);
   W lo = W(0);
-  W width = width_of<W>(schedule.delta);
+  W width = bucket_width<W>(schedule.delta);
   split_light_heavy(view, double(width), split.data(), stream);
   for (;;) {
     const W hi = bucket_end(lo, width);
@@ -348,7 +338,7 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
     lo = next;
     // Eq. 1-2 for the next bucket; a new width moves every row's light/heavy offset.
     schedule.bucket_done(double(settled), double(h_counters[0].threads - threads_before));
-    const W next_width = width_of<W>(schedule.delta);
+    const W next_width = bucket_width<W>(schedule.delta);
     if (next_width != width) {
       width = next_width;
       ++rep.delta_changes;

@@ -14,6 +14,7 @@
 // direction); a strategy other than automatic pins the push, so that it is the one measured.
 #include <limits>
 
+#include "algebraic_epilogue.cuh"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
@@ -56,11 +57,7 @@ result<W> workfront_sssp(const device_matrix<W>& A, vertex source, const options
         value_range<W>{}, &counters);
     ++st.iterations;
   }
-  st.milliseconds = timer.elapsed_ms();
-  // Push arcs are counted on the device; a pull sweep reports its rows' arcs (an upper bound).
-  st.arcs_relaxed = ctx.read_arcs_scanned() + counters.arcs;
-  finish_result(A, t.data(), source, opts, out, stream);
-  return out;
+  return finish_algebraic_solve(A, t, source, opts, timer, ctx, counters, out);
 }
 
 #define TROPIC_INSTANTIATE(W)                                                               \
