@@ -14,7 +14,7 @@ namespace tropic::detail {
 
 // Section 5.5's dynamic-delta rules as numbers. The paper fixes the shape of each rule and one
 // number (clipping at 65%); the rest are ours, run-time values so that one GPU run can compare
-// a few settings (test/test_adds.cu, "adds: tuning sweep"). adds_sssp_configured rejects values
+// a few settings (bench/tune/adds_sweep.cu, "tuning sweep"). adds_sssp_configured rejects values
 // outside the ranges noted here.
 struct adds_tuning {
   // delta0 = (options.delta, or choose_delta's Near-Far heuristic) x this; > 0.

@@ -34,7 +34,7 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   gpu_context ctx(stream);
   descriptor desc = base;  // push or pull chosen per call from the frontier's size
   if (opts.algorithm == algorithm::edge_wise) {
-    // Hohne et al.: every request generated edge-parallel (semiring/push_edge_wise.cuh); the
+    // Hohne et al.: every request generated edge-parallel (semiring/kernels/push_edge_wise.cuh); the
     // paper never pulls. gpu_dispatch pins the host-driven loop and builds A.arc_sources().
     desc.balance = load_balance::edge_wise;
     desc.dir = direction::push;

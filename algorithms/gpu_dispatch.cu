@@ -36,7 +36,7 @@ result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts) {
     case algorithm::rdbs: return detail::rdbs_sssp(a, source, o);
     case algorithm::edge_wise:
       // Hohne et al.'s delta-stepping is ours with every push in load_balance::edge_wise
-      // (semiring/push_edge_wise.cuh says how the two map), driven by the host as theirs is (the
+      // (semiring/kernels/push_edge_wise.cuh says how the two map), driven by the host as theirs is (the
       // device-driven loop has no edge-wise push). The arc->source array is built once per
       // matrix, outside the solve's timer, like the weight sort of the upload.
       if (o.loop == loop_control::device)

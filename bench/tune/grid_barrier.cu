@@ -6,7 +6,7 @@
 // with a one-address atomicAdd per active thread before it (the frontier append of a step with
 // `appends` entries). CUDA events, median of 5 after 3 warm-ups. Built by the `tune` target:
 //   build/bench/tune/tune_grid_barrier
-// The H100's numbers (132 blocks): bench/RESULTS.md, issue 4.
+// The H100's numbers (132 blocks): bench/results/h100-run5/NOTES.md, issue 4.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 

@@ -5,7 +5,7 @@
 // once per matrix). fp32 min-plus SpMV, no mask, median of 21 after 3 warm-ups (CUDA events),
 // every variant checked against the library's result. Built by the `tune` target:
 //   build/bench/tune/tune_pull_kron_bins [spec]
-// The H100's answer (the bins lose 10-19% to the merge path, which stays): bench/RESULTS.md,
+// The H100's answer (the bins lose 10-19% to the merge path, which stays): bench/results/h100-run5/NOTES.md,
 // issue 3.
 #include <cuda_runtime.h>
 #include <cusparse.h>

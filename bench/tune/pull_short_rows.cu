@@ -11,7 +11,7 @@
 //     shuffle reduction), each lane loading 4 arcs before its 4 gathers, over 64-bit and over a
 //     32-bit copy of the offsets.
 // Built by the `tune` target: build/bench/tune/tune_pull_short_rows. The H100's numbers:
-// bench/RESULTS.md, issue 3 (they chose tuning.hpp's pull_group_*).
+// bench/results/h100-run5/NOTES.md, issue 3 (they chose tuning.hpp's pull_group_*).
 #include <cuda_runtime.h>
 
 #include <cstdio>

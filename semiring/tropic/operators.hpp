@@ -68,14 +68,14 @@ struct descriptor {
   // automatic direction: pull when the input holds more than n / pull_ratio entries and the
   // matrix offers the needed transpose (device_matrix builds it when it fits). A push pays an
   // atomic per arc, a pull reads the whole view once (Beamer et al.'s direction-optimising BFS,
-  // SC'12). 4 and 8 tie in test/test_delta_stepping.cu's "direction sweep"
+  // SC'12). 4 and 8 tie in bench/tune/delta_stepping_sweeps.cu's "direction sweep"
   // (bench/results/h100-run8/sweeps/direction-sweep-*.txt).
   unsigned pull_ratio = 4;
   // automatic direction on a skewed graph (tuning::skewed_degree_ratio), for a frontier of
   // fewer rows than that but more than n / tuning::arc_count_rows_ratio: count the frontier's
   // arcs in the part (one scan and one host round trip) and pull when they exceed the arcs of A'
   // over pull_arc_ratio; 0: rows only. Rows alone misjudge a Kronecker graph's middle steps,
-  // whose frontiers hold its hubs. test/test_delta_stepping.cu's "direction arc sweep"
+  // whose frontiers hold its hubs. bench/tune/delta_stepping_sweeps.cu's "direction arc sweep"
   // (bench/results/h100-run12/sweeps/direction-arc-sweep.txt).
   unsigned pull_arc_ratio = 3;
 };

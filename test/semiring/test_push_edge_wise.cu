@@ -1,4 +1,4 @@
-// The edge-parallel push (load_balance::edge_wise, semiring/push_edge_wise.cuh): the arc->source
+// The edge-parallel push (load_balance::edge_wise, semiring/kernels/push_edge_wise.cuh): the arc->source
 // array it reads (built once, on demand, by several threads at once), the operator's demand for
 // it, and the push against the host spec where the random-input harness (test_operator_spec.cu)
 // does not reach: a hub of 100k arcs, plus-times, a run small enough for the sanitizers.

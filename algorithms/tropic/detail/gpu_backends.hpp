@@ -17,7 +17,7 @@ namespace tropic::detail {
 template <class W>
 result<W> delta_stepping_sssp(const device_matrix<W>& a, vertex source, const options& opts);
 // ... with the light closure's limits and the host-driven steps' descriptor (its pull_ratio)
-// given (the sweeps in test/test_delta_stepping.cu); delta_stepping_sssp passes the defaults.
+// given (the sweeps in bench/tune/delta_stepping_sweeps.cu); delta_stepping_sssp passes the defaults.
 template <class W>
 result<W> delta_stepping_configured(const device_matrix<W>& a, vertex source, const options& opts,
                                     const closure_limits& closure, const descriptor& desc);
