@@ -631,4 +631,39 @@ TEST_SUITE("c_api") {
       }
     }
   }
+
+  // issue 39: a NaN weight was an absent arc for dijkstra (GrB_SUCCESS) and a misleading "delta
+  // must be positive, got nan" for auto/graphblas_cpu. Every algorithm, on CPU or GPU, must see
+  // GrB_INVALID_VALUE naming the arc before it runs (so no GPU is needed to check it).
+  TEST_CASE("NaN and infinite weights are rejected naming the arc, for every algorithm") {
+    const double bad[] = {std::nan(""), std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity()};
+    const char* const shown[] = {"nan", "inf", "-inf"};
+    detail::ensure_graphblas();
+    for (int b = 0; b < 3; ++b) {
+      for (const bool fp32 : {false, true}) {
+        CAPTURE(shown[b]);
+        CAPTURE(fp32);
+        matrix_guard a;
+        REQUIRE(GrB_Matrix_new(&a.a, fp32 ? GrB_FP32 : GrB_FP64, 4, 4) == GrB_SUCCESS);
+        REQUIRE(GrB_Matrix_setElement_FP64(a.a, 1.0, 0, 1) == GrB_SUCCESS);
+        REQUIRE(GrB_Matrix_setElement_FP64(a.a, bad[b], 1, 2) == GrB_SUCCESS);
+        REQUIRE(GrB_Matrix_setElement_FP64(a.a, 2.0, 2, 3) == GrB_SUCCESS);
+        REQUIRE(GrB_Matrix_wait(a.a, GrB_MATERIALIZE) == GrB_SUCCESS);
+        for (int alg = TROPIC_AUTO; alg <= TROPIC_RDBS; ++alg) {
+          CAPTURE(alg);
+          tropic_options o = {};
+          o.algorithm = static_cast<decltype(o.algorithm)>(alg);
+          call_expect(GrB_INVALID_VALUE, a.a, 0, nullptr, &o);
+          GrB_Vector d = nullptr;
+          char msg[TROPIC_MSG_LEN];
+          REQUIRE(tropic_sssp_ext(&d, nullptr, nullptr, a.a, 0, nullptr, &o, msg) ==
+                  GrB_INVALID_VALUE);
+          INFO("message: " << msg);
+          CHECK(std::string(msg).find(std::string("A(1, 2) = ") + shown[b]) !=
+                std::string::npos);
+        }
+      }
+    }
+  }
 }
