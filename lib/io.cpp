@@ -338,7 +338,12 @@ void load_gzip(byte_source& src, const char* head, std::size_t have, const std::
     z_stream* z;
     ~closer() { inflateEnd(z); }
   } close_z{&z};
-  std::vector<unsigned char> in(1 << 20);
+  // 1 MiB reads, or less for a small input (in memory or a small file: no zero-filled megabyte
+  // per tiny read).
+  std::vector<unsigned char> in(static_cast<std::size_t>(
+      std::max<std::uint64_t>(have, compressed_hint ? std::min<std::uint64_t>(compressed_hint,
+                                                                              1 << 20)
+                                                    : 1 << 20)));
   std::memcpy(in.data(), head, have);
   std::size_t in_size = have;
   bool in_eof = false;
