@@ -154,7 +154,7 @@ template <class F>
 int with_auto_graph(const graph_request& r, graph_origin& origin, F&& f) {
   auto t0 = std::chrono::steady_clock::now();
   read_options ro = read_options_of(r);
-  const graph_input input = load_graph_input(r.graph, ro);
+  graph_input input = load_graph_input(r.graph, ro);
   ro.progress = false;  // parsing a buffer already in memory
   auto done = [&] {
     origin.load_ms =
@@ -163,9 +163,11 @@ int with_auto_graph(const graph_request& r, graph_origin& origin, F&& f) {
   csr<std::uint64_t> wide;
   bool integral = true;
   try {
-    wide = read_graph<std::uint64_t>(input, ro, &origin.file);
+    // The rvalue overload frees the bytes before building: peak memory as read_graph(path).
+    wide = read_graph<std::uint64_t>(std::move(input), ro, &origin.file);
   } catch (const error& e) {
-    if (e.code() != error_code::invalid_value && e.code() != error_code::parse) throw;
+    const bool parse = e.code() == error_code::invalid_value || e.code() == error_code::parse;
+    if (!parse || input.data() == nullptr) throw;  // not a parse error, or nothing left to retry
     integral = false;
   }
   if (integral) {
@@ -179,7 +181,7 @@ int with_auto_graph(const graph_request& r, graph_origin& origin, F&& f) {
     return f(g, origin);
   }
   ro.exact_integers = true;
-  csr<double> g = read_graph<double>(input, ro, &origin.file);
+  csr<double> g = read_graph<double>(std::move(input), ro, &origin.file);
   done();
   return f(g, origin);
 }

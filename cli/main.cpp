@@ -61,8 +61,8 @@ constexpr const char* graph_help =
     "                    announces); suffixes K, M, G. Default: the memory available now\n";
 
 const std::vector<option_spec> graph_options = {
-    {"weights", 0, true},     {"unit-weights", 0, false}, {"seed", 0, true},
-    {"symmetrize", 0, false}, {"quiet", 'q', false},      {"help", 'h', false},
+    {"weights", 0, true},      {"unit-weights", 0, false}, {"seed", 0, true},
+    {"symmetrize", 0, false},  {"quiet", 'q', false},      {"help", 'h', false},
     {"compact-ids", 0, false}, {"memory-limit", 0, true},
 };
 
@@ -75,7 +75,7 @@ std::uint64_t parse_bytes(const std::string& s) {
   std::uint64_t scale = 1;
   if (r.ec == std::errc() && r.ptr + 1 == e) {
     const char u = *r.ptr;
-    scale = u == 'K' || u == 'k' ? 1ull << 10
+    scale = u == 'K' || u == 'k'   ? 1ull << 10
             : u == 'M' || u == 'm' ? 1ull << 20
             : u == 'G' || u == 'g' ? 1ull << 30
             : u == 'T' || u == 't' ? 1ull << 40
@@ -84,8 +84,8 @@ std::uint64_t parse_bytes(const std::string& s) {
     scale = 0;
   }
   if (scale == 0 || x == 0 || x > std::numeric_limits<std::uint64_t>::max() / scale)
-    throw usage_error("--memory-limit must be a positive byte count such as 4096, 512M or 2G; got '" +
-                      s + "'");
+    throw usage_error(
+        "--memory-limit must be a positive byte count such as 4096, 512M or 2G; got '" + s + "'");
   return x * scale;
 }
 
@@ -357,8 +357,9 @@ int sssp_command(int argc, char** argv) {
     if (t == "int32") return used + "; try --weights int64)";
     if (t == "float") return used + "; try --weights double)";
     if (t == "double") return used + ", the widest floating-point type)";
-    return used + ", the widest integer type; --weights double holds larger distances, rounded "
-                  "above 2^53)";
+    return used +
+           ", the widest integer type; --weights double holds larger distances, rounded "
+           "above 2^53)";
   };
 
   // Prints the summary, writes --output and runs --verify for a finished solve.

@@ -330,8 +330,8 @@ constexpr std::size_t prefix_bytes = 64 << 10;
 // bytes are already in `head`. The trailer's size field is not trusted (it is the size mod 2^32,
 // and anyone can write it): the buffer grows with what actually comes out, up to `limit`.
 void load_gzip(byte_source& src, const char* head, std::size_t have, const std::string& path,
-               std::uint64_t compressed_hint, std::uint64_t limit, const read_options& o, byte_buffer& buf,
-               progress_meter& progress, prefix_check check) {
+               std::uint64_t compressed_hint, std::uint64_t limit, const read_options& o,
+               byte_buffer& buf, progress_meter& progress, prefix_check check) {
   z_stream z{};
   if (inflateInit2(&z, 15 + 16) != Z_OK) fail(error_code::out_of_memory, path, "inflateInit2");
   struct closer {
@@ -340,10 +340,8 @@ void load_gzip(byte_source& src, const char* head, std::size_t have, const std::
   } close_z{&z};
   // 1 MiB reads, or less for a small input (in memory or a small file: no zero-filled megabyte
   // per tiny read).
-  std::vector<unsigned char> in(static_cast<std::size_t>(
-      std::max<std::uint64_t>(have, compressed_hint ? std::min<std::uint64_t>(compressed_hint,
-                                                                              1 << 20)
-                                                    : 1 << 20)));
+  std::vector<unsigned char> in(static_cast<std::size_t>(std::max<std::uint64_t>(
+      have, compressed_hint ? std::min<std::uint64_t>(compressed_hint, 1 << 20) : 1 << 20)));
   std::memcpy(in.data(), head, have);
   std::size_t in_size = have;
   bool in_eof = false;
@@ -401,8 +399,8 @@ void load_gzip(byte_source& src, const char* head, std::size_t have, const std::
 }
 
 void load_source(byte_source& src, const std::string& path, std::uint64_t size_hint,
-                 const read_options& o, byte_buffer& buf, bool& was_gzip,
-                 progress_meter& progress, prefix_check check) {
+                 const read_options& o, byte_buffer& buf, bool& was_gzip, progress_meter& progress,
+                 prefix_check check) {
   const std::uint64_t limit = memory_limit(o);
   char head[2];
   const std::size_t have = src.read_full(head, 2, path);
@@ -933,11 +931,11 @@ void check_announced(const text_input& in, std::uint64_t n, const char* where,
                      const read_options& o) {
   const std::uint64_t limit = memory_limit(o);
   if (n * bytes_per_vertex > limit) {
-    in.fail(error_code::out_of_memory,
-            std::string(where) + " announces " + std::to_string(n) +
-                " vertices; the graph would need about " + std::to_string(n * bytes_per_vertex) +
-                " bytes, more than the limit of " + std::to_string(limit) + " (" +
-                limit_hint(o) + ")");
+    in.fail(error_code::out_of_memory, std::string(where) + " announces " + std::to_string(n) +
+                                           " vertices; the graph would need about " +
+                                           std::to_string(n * bytes_per_vertex) +
+                                           " bytes, more than the limit of " +
+                                           std::to_string(limit) + " (" + limit_hint(o) + ")");
   }
 }
 
@@ -1708,8 +1706,8 @@ void check_prefix(const char* d, std::size_t size, bool complete, const std::str
 }
 
 template <class W>
-arc_list<W> parse_text(graph_format f, bytes buf, const std::string& path,
-                       const read_options& o, graph_file_info& info, progress_meter& progress) {
+arc_list<W> parse_text(graph_format f, bytes buf, const std::string& path, const read_options& o,
+                       graph_file_info& info, progress_meter& progress) {
   auto parse = [&](progress_meter* parallel, arc_list<W>& out) {
     text_input in(buf, path, progress);
     switch (f) {
@@ -1730,8 +1728,8 @@ arc_list<W> parse_text(graph_format f, bytes buf, const std::string& path,
 }
 
 template <class W>
-csr<W> parse_binary(graph_format f, bytes buf, const std::string& path,
-                    const read_options& o, graph_file_info& info) {
+csr<W> parse_binary(graph_format f, bytes buf, const std::string& path, const read_options& o,
+                    graph_file_info& info) {
   return f == graph_format::galois_binary ? parse_galois<W>(buf, path, o, info)
                                           : parse_cache<W>(buf, path, o, info);
 }
@@ -1741,7 +1739,9 @@ csr<W> parse_binary(graph_format f, bytes buf, const std::string& path,
 namespace {
 
 // How a path appears in messages: "-" is standard input.
-std::string input_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+std::string input_name(const std::string& path) {
+  return path == "-" ? "<stdin>" : path;
+}
 
 // Detects the format and parses. A binary CSR that build_csr would not change comes back in `g`
 // (the result is true); everything else as arcs.
@@ -1835,7 +1835,9 @@ graph_input& graph_input::operator=(graph_input&& o) noexcept {
   return *this;
 }
 
-graph_input::~graph_input() { std::free(data_); }
+graph_input::~graph_input() {
+  std::free(data_);
+}
 
 graph_input load_graph_input(const std::string& path, const read_options& opts) {
   const std::string name = input_name(path);
@@ -1916,12 +1918,33 @@ csr<W> read_graph(const graph_input& in, const read_options& opts, graph_file_in
   {
     progress_meter progress(opts.progress, in.name());
     csr<W> g;
-    if (parse_input<W>({in.data(), in.size()}, in.name(), in.was_gzip(), opts, inf, progress,
-                       true, g, arcs)) {
+    if (parse_input<W>({in.data(), in.size()}, in.name(), in.was_gzip(), opts, inf, progress, true,
+                       g, arcs)) {
       return g;
     }
   }
   return build_graph(arcs, in.name(), inf, opts);
+}
+
+template <class W>
+csr<W> read_graph(graph_input&& in, const read_options& opts, graph_file_info* info) {
+  static_assert(is_weight_type_v<W>, "read_graph: unsupported weight type");
+  graph_file_info local;
+  graph_file_info& inf = info ? *info : local;
+  inf = graph_file_info{};
+  const std::string name = in.name();
+  arc_list<W> arcs;
+  {
+    progress_meter progress(opts.progress, name);
+    csr<W> g;
+    if (parse_input<W>({in.data(), in.size()}, name, in.was_gzip(), opts, inf, progress, true, g,
+                       arcs)) {
+      in = graph_input();
+      return g;
+    }
+  }
+  in = graph_input();  // parsed: the bytes go before the CSR is built, as in read_graph(path)
+  return build_graph(arcs, name, inf, opts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2065,6 +2088,7 @@ void write_binary_cache(const csr<W>& g, const std::string& path) {
   template csr<W> read_graph<W>(const std::string&, const read_options&, graph_file_info*);     \
   template arc_list<W> read_arcs<W>(const graph_input&, const read_options&, graph_file_info*); \
   template csr<W> read_graph<W>(const graph_input&, const read_options&, graph_file_info*);     \
+  template csr<W> read_graph<W>(graph_input&&, const read_options&, graph_file_info*);          \
   template void write_matrix_market<W>(const csr<W>&, const std::string&);                      \
   template void write_galois<W>(const csr<W>&, const std::string&);                             \
   template void write_binary_cache<W>(const csr<W>&, const std::string&);

@@ -96,6 +96,11 @@ arc_list<W> read_arcs(const graph_input& in, const read_options& opts = {},
 template <class W>
 csr<W> read_graph(const graph_input& in, const read_options& opts = {},
                   graph_file_info* info = nullptr);
+// Frees the bytes once they are parsed, before the CSR is built (a parse error leaves `in` as it
+// was, to be parsed again as another type; later errors leave it empty).
+template <class W>
+csr<W> read_graph(graph_input&& in, const read_options& opts = {},
+                  graph_file_info* info = nullptr);
 
 template <class W>
 void write_matrix_market(const csr<W>& g, const std::string& path);

@@ -660,8 +660,7 @@ TEST_SUITE("c_api") {
           REQUIRE(tropic_sssp_ext(&d, nullptr, nullptr, a.a, 0, nullptr, &o, msg) ==
                   GrB_INVALID_VALUE);
           INFO("message: " << msg);
-          CHECK(std::string(msg).find(std::string("A(1, 2) = ") + shown[b]) !=
-                std::string::npos);
+          CHECK(std::string(msg).find(std::string("A(1, 2) = ") + shown[b]) != std::string::npos);
         }
       }
     }

@@ -73,8 +73,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Small enough that no input can make a legitimate read exhaust the fuzzer's RSS limit.
   o.memory_limit = std::uint64_t{16} << 20;
   try {
-    const tropic::graph_input in = tropic::graph_input_from_memory(bytes.data(), bytes.size(),
-                                                                   "fuzz", o);
+    const tropic::graph_input in =
+        tropic::graph_input_from_memory(bytes.data(), bytes.size(), "fuzz", o);
     read_as<std::uint32_t>(in, o);
     o.exact_integers = true;
     read_as<double>(in, o);

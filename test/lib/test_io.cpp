@@ -831,10 +831,11 @@ TEST_SUITE("io") {
   // issue 39's repros: each was a silent wrong answer or an unbounded allocation.
   TEST_CASE("a near-miss of the Matrix Market banner is an error saying what was seen") {
     temp_dir t;
-    for (const char* banner :
-         {"%MatrixMarket matrix coordinate real general", "% %MatrixMarket matrix coordinate "
-          "real general", "\xef\xbb\xbf%%MatrixMarket matrix coordinate real general",
-          "%%Matrix Market matrix coordinate real general"}) {
+    for (const char* banner : {"%MatrixMarket matrix coordinate real general",
+                               "% %MatrixMarket matrix coordinate "
+                               "real general",
+                               "\xef\xbb\xbf%%MatrixMarket matrix coordinate real general",
+                               "%%Matrix Market matrix coordinate real general"}) {
       CAPTURE(banner);
       const std::string f = t.file("g.mtx", std::string(banner) + "\n3 3 2\n1 2 1.5\n2 3 2\n");
       error_code code{};
@@ -863,15 +864,16 @@ TEST_SUITE("io") {
     CHECK(m2.find("bin.gr") != std::string::npos);
     CHECK(m2.find("byte offset 7 (line 2)") != std::string::npos);
     // UTF-8 in a comment is text.
-    const std::string utf8 = t.file("u.gr", "c Dijkstra's graph \xc3\xa9t\xc3\xa9\np sp 2 1\na 1 2 3\n");
+    const std::string utf8 =
+        t.file("u.gr", "c Dijkstra's graph \xc3\xa9t\xc3\xa9\np sp 2 1\na 1 2 3\n");
     CHECK(tropic::read_graph<std::uint32_t>(utf8).arcs() == 1);
   }
 
   TEST_CASE("integer weights are never rounded: exact_integers, MM 'integer' beyond 64 bits") {
     temp_dir t;
-    const std::string big = t.file(
-        "big.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 "
-                   "100000000000000000000000\n");
+    const std::string big = t.file("big.mtx",
+                                   "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 "
+                                   "100000000000000000000000\n");
     for (const bool exact : {false, true}) {
       read_options o;
       o.exact_integers = exact;
@@ -895,8 +897,8 @@ TEST_SUITE("io") {
               .weights[0] == 9007199254740992.0);
     o.exact_integers = true;
     CHECK_THROWS(tropic::read_graph<float>(t.file("f.gr", "p sp 2 1\na 1 2 16777217\n"), o));
-    CHECK(tropic::read_graph<float>(t.file("f2.gr", "p sp 2 1\na 1 2 16777216\n"), o)
-              .weights[0] == 16777216.0f);
+    CHECK(tropic::read_graph<float>(t.file("f2.gr", "p sp 2 1\na 1 2 16777216\n"), o).weights[0] ==
+          16777216.0f);
   }
 
   TEST_CASE("an integer type's infinity is refused as a weight, not reported as an overflow") {
@@ -913,8 +915,9 @@ TEST_SUITE("io") {
     read_options o;
     o.memory_limit = std::uint64_t{1} << 30;
     // A 45-byte-class header announcing 2^32 - 1 vertices: ~100 GB before the first arc.
-    const std::string mm = t.file(
-        "h.mtx", "%%MatrixMarket matrix coordinate pattern general\n4294967295 4294967295 1\n1 2\n");
+    const std::string mm =
+        t.file("h.mtx",
+               "%%MatrixMarket matrix coordinate pattern general\n4294967295 4294967295 1\n1 2\n");
     error_code code{};
     std::string msg = error_of([&] { tropic::read_graph<std::uint32_t>(mm, o); }, &code);
     CHECK(code == error_code::out_of_memory);
@@ -1016,8 +1019,11 @@ TEST_SUITE("io") {
     const fs::path corpus = fs::path(__FILE__).parent_path() / ".." / "fuzz" / "corpus";
     REQUIRE(fs::exists(corpus));
     const std::pair<const char*, std::string> prefixes[] = {
-        {"mtx", "%%MatrixMarket matrix "}, {"dimacs", ""}, {"snap", ""},
-        {"galois", std::string("\x01\0\0\0\0\0\0\0", 8)}, {"tgr", "TROPICG1"}};
+        {"mtx", "%%MatrixMarket matrix "},
+        {"dimacs", ""},
+        {"snap", ""},
+        {"galois", std::string("\x01\0\0\0\0\0\0\0", 8)},
+        {"tgr", "TROPICG1"}};
     temp_dir t;
     int files = 0;
     for (const auto& [format, prefix] : prefixes) {
@@ -1034,8 +1040,8 @@ TEST_SUITE("io") {
         const csr<double> g =
             tropic::read_graph<double>(tropic::graph_input_from_memory(bytes.data(), bytes.size()));
         const std::string gz = slurp(gzip_file(t.path("seed.gz"), bytes));
-        check_same(tropic::read_graph<double>(tropic::graph_input_from_memory(gz.data(), gz.size())),
-                   g);
+        check_same(
+            tropic::read_graph<double>(tropic::graph_input_from_memory(gz.data(), gz.size())), g);
         ++files;
       }
     }
