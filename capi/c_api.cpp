@@ -259,16 +259,25 @@ tropic::csr<W> csr_of(GrB_Matrix a, tropic::vertex n, conversion_times& times) {
 // readers do. +-inf likewise: an arc of weight +inf is no arc, and -inf has no shortest path.
 template <class W>
 void check_finite_weights(const tropic::csr<W>& g) {
-  if constexpr (std::is_floating_point_v<W>) {
-    for (tropic::vertex u = 0; u < g.n; ++u) {
-      for (tropic::arc_index k = g.row_offsets[u]; k < g.row_offsets[u + 1]; ++k) {
-        if (std::isfinite(g.weights[k])) continue;
+  for (tropic::vertex u = 0; u < g.n; ++u) {
+    for (tropic::arc_index k = g.row_offsets[u]; k < g.row_offsets[u + 1]; ++k) {
+      const W w = g.weights[k];
+      const std::string arc =
+          "A(" + std::to_string(u) + ", " + std::to_string(g.columns[k]) + ") = ";
+      if constexpr (std::is_floating_point_v<W>) {
+        if (std::isfinite(w)) continue;
         char value[32];
-        std::snprintf(value, sizeof value, "%g", static_cast<double>(g.weights[k]));
-        throw grb_failure{GrB_INVALID_VALUE, "A(" + std::to_string(u) + ", " +
-                                                 std::to_string(g.columns[k]) + ") = " + value +
+        std::snprintf(value, sizeof value, "%g", static_cast<double>(w));
+        throw grb_failure{GrB_INVALID_VALUE, arc + value +
                                                  ": weights must be finite (an absent arc is an "
                                                  "absent entry, not an infinite weight)"};
+      } else {
+        // An integer type's largest value is tropic's infinity for it: as a weight the arc
+        // would vanish, or surface as a misleading distance overflow.
+        if (w != std::numeric_limits<W>::max()) continue;
+        throw grb_failure{GrB_INVALID_VALUE,
+                          arc + std::to_string(w) + ": the type's largest value is reserved for "
+                                                    "infinity (no arc); use a wider type"};
       }
     }
   }
