@@ -254,6 +254,35 @@ tropic::csr<W> csr_of(GrB_Matrix a, tropic::vertex n, conversion_times& times) {
   return copy_borrowed<W>(copy.get(), n, start, times);
 }
 
+// A NaN weight compares false with everything: dijkstra would treat the arc as absent and
+// delta-stepping would derive a NaN delta, so every path must refuse it up front, as the file
+// readers do. +-inf likewise: an arc of weight +inf is no arc, and -inf has no shortest path.
+template <class W>
+void check_finite_weights(const tropic::csr<W>& g) {
+  for (tropic::vertex u = 0; u < g.n; ++u) {
+    for (tropic::arc_index k = g.row_offsets[u]; k < g.row_offsets[u + 1]; ++k) {
+      const W w = g.weights[k];
+      const std::string arc =
+          "A(" + std::to_string(u) + ", " + std::to_string(g.columns[k]) + ") = ";
+      if constexpr (std::is_floating_point_v<W>) {
+        if (std::isfinite(w)) continue;
+        char value[32];
+        std::snprintf(value, sizeof value, "%g", static_cast<double>(w));
+        throw grb_failure{GrB_INVALID_VALUE, arc + value +
+                                                 ": weights must be finite (an absent arc is an "
+                                                 "absent entry, not an infinite weight)"};
+      } else {
+        // An integer type's largest value is tropic's infinity for it: as a weight the arc
+        // would vanish, or surface as a misleading distance overflow.
+        if (w != std::numeric_limits<W>::max()) continue;
+        throw grb_failure{GrB_INVALID_VALUE,
+                          arc + std::to_string(w) + ": the type's largest value is reserved for "
+                                                    "infinity (no arc); use a wider type"};
+      }
+    }
+  }
+}
+
 // A new dense vector of `type` holding `values`. The array is written in place through
 // unpack/pack of a full vector, so it is always allocated by GraphBLAS's own allocator (whatever
 // the application gave GxB_init).
@@ -356,6 +385,7 @@ extern "C" int tropic_sssp_ext(GrB_Vector* path_length, GrB_Vector* parents, tro
       using W = decltype(w);
       conversion_times conversion;
       const tropic::csr<W> g = csr_of<W>(A, static_cast<tropic::vertex>(nrows), conversion);
+      check_finite_weights(g);
 
       auto start = std::chrono::steady_clock::now();
       const tropic::result<W> r = tropic::sssp(g, static_cast<tropic::vertex>(source), o);

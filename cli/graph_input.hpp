@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -99,7 +100,19 @@ struct graph_request {
   bool symmetrize = false;
   bool compact_ids = false;  // SNAP: renumber sparse ids
   bool progress = true;
+  std::uint64_t memory_limit = 0;  // read_options.memory_limit; 0: the memory available
 };
+
+inline read_options read_options_of(const graph_request& r) {
+  read_options ro;
+  ro.unit_weights = r.unit_weights;
+  ro.weight_seed = r.seed;
+  ro.progress = r.progress;
+  ro.build.symmetrize = r.symmetrize;
+  ro.compact_ids = r.compact_ids;
+  ro.memory_limit = r.memory_limit;
+  return ro;
+}
 
 // What is known about where a graph came from, for `tropic info` and the summaries.
 struct graph_origin {
@@ -125,43 +138,64 @@ csr<W> load_as(const graph_request& r, graph_origin& origin) {
     if (r.unit_weights)
       for (auto& w : g.weights) w = W(1);
   } else {
-    read_options ro;
-    ro.unit_weights = r.unit_weights;
-    ro.weight_seed = r.seed;
-    ro.progress = r.progress;
-    ro.build.symmetrize = r.symmetrize;
-    ro.compact_ids = r.compact_ids;
-    g = read_graph<W>(r.graph, ro, &origin.file);
+    g = read_graph<W>(r.graph, read_options_of(r), &origin.file);
   }
   origin.load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return g;
 }
 
-// True when every weight is an integer in [0, 2^32 - 1]: then uint32 holds the graph exactly.
-inline bool fits_uint32(const csr<double>& g) {
-  for (double w : g.weights)
-    if (!(w >= 0 && w <= 4294967295.0 && std::floor(w) == w)) return false;
-  return true;
+// `auto` reads the file's bytes once (a pipe can be read only once) and parses them as uint64
+// first: every non-negative integer weight up to 2^64 - 1 is then exact, and the graph narrows to
+// uint32 when every weight fits. A weight that is not such an integer (real, negative, too big)
+// fails that parse; the bytes are then parsed as double, with integers double cannot hold
+// exactly refused (exact_integers), so no weight is ever rounded.
+template <class F>
+int with_auto_graph(const graph_request& r, graph_origin& origin, F&& f) {
+  auto t0 = std::chrono::steady_clock::now();
+  read_options ro = read_options_of(r);
+  graph_input input = load_graph_input(r.graph, ro);
+  ro.progress = false;  // parsing a buffer already in memory
+  auto done = [&] {
+    origin.load_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  csr<std::uint64_t> wide;
+  bool integral = true;
+  try {
+    // The rvalue overload frees the bytes before building: peak memory as read_graph(path).
+    wide = read_graph<std::uint64_t>(std::move(input), ro, &origin.file);
+  } catch (const error& e) {
+    const bool parse = e.code() == error_code::invalid_value || e.code() == error_code::parse;
+    if (!parse || input.data() == nullptr) throw;  // not a parse error, or nothing left to retry
+    integral = false;
+  }
+  if (integral) {
+    const bool narrow = std::all_of(wide.weights.begin(), wide.weights.end(), [](std::uint64_t w) {
+      return w < std::numeric_limits<std::uint32_t>::max();  // max() is uint32's infinity
+    });
+    done();
+    if (!narrow) return f(wide, origin);
+    csr<std::uint32_t> g = convert_weights<std::uint32_t>(wide);
+    wide = csr<std::uint64_t>();  // release the wide copy before the algorithm runs
+    return f(g, origin);
+  }
+  ro.exact_integers = true;
+  csr<double> g = read_graph<double>(std::move(input), ro, &origin.file);
+  done();
+  return f(g, origin);
 }
 
 // Loads the graph in the requested weight type and calls f(const csr<W>&, const graph_origin&).
-// `auto`: uint32 when every weight is a non-negative integer below 2^32 (generators, DIMACS
-// files, unweighted files with hashed or unit weights, integer Matrix Market), else double, so a
-// real-valued file is never rounded.
+// `auto`: uint32 for generators; for files see with_auto_graph (uint32, uint64 or double, each
+// exact).
 template <class F>
 int with_graph(const graph_request& r, F&& f) {
   graph_origin origin;
   switch (r.weights) {
     case weight_choice::automatic: {
       if (is_generator_spec(r.graph)) return f(load_as<std::uint32_t>(r, origin), origin);
-      csr<double> g = load_as<double>(r, origin);
-      if (fits_uint32(g)) {
-        csr<std::uint32_t> narrow = convert_weights<std::uint32_t>(g);
-        g = csr<double>();  // release the wide copy before the algorithm runs
-        return f(narrow, origin);
-      }
-      return f(g, origin);
+      return with_auto_graph(r, origin, f);
     }
     case weight_choice::u32:
       return f(load_as<std::uint32_t>(r, origin), origin);

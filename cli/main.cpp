@@ -37,7 +37,8 @@ namespace {
 
 constexpr const char* graph_help =
     "GRAPH is a file (Matrix Market, DIMACS .gr, SNAP edge list, Galois binary .gr or tropic\n"
-    "binary .tgr; detected by content, .gz read transparently) or a generator spec:\n"
+    "binary .tgr; detected by content, .gz read transparently; '-' is standard input, and\n"
+    "pipes and FIFOs work) or a generator spec:\n"
     "  kron:SCALE[:EF]   Graph500 Kronecker, 2^SCALE vertices, EF*2^SCALE edges (EF=16),\n"
     "                    symmetric, weights 1..255\n"
     "  uniform:N:DEG     N vertices, DEG random out-arcs each, weights 1..10\n"
@@ -46,19 +47,47 @@ constexpr const char* graph_help =
     "Graph options:\n"
     "  --weights TYPE    auto (default), uint32, int32, uint64, int64, float, double.\n"
     "                    auto = uint32 when every weight is an integer in 0..2^32-1\n"
-    "                    (generators, DIMACS, unweighted files), else double.\n"
+    "                    (generators, DIMACS, unweighted files), uint64 for larger integers,\n"
+    "                    else double; never rounded (an integer double cannot hold exactly\n"
+    "                    beside non-integer weights is an error). A uint32 solve whose\n"
+    "                    distances overflow is solved again in uint64.\n"
     "  --unit-weights    every arc weighs 1 (unweighted files otherwise get a hash of the\n"
     "                    vertex pair, 1..255, the same for both directions)\n"
     "  --seed S          generator seed, and seed of hashed weights (default 1)\n"
     "  --symmetrize      add v->u for every u->v (files only; generators say what they are)\n"
     "  --compact-ids     SNAP edge lists: renumber sparse ids 0..k-1 in order of appearance\n"
-    "  --quiet           no progress messages on stderr\n";
+    "  --quiet           no progress messages on stderr\n"
+    "  --memory-limit B  bytes a file read may use (the input, decompressed, and the graph it\n"
+    "                    announces); suffixes K, M, G. Default: the memory available now\n";
 
 const std::vector<option_spec> graph_options = {
-    {"weights", 0, true},     {"unit-weights", 0, false}, {"seed", 0, true},
-    {"symmetrize", 0, false}, {"quiet", 'q', false},      {"help", 'h', false},
-    {"compact-ids", 0, false},
+    {"weights", 0, true},      {"unit-weights", 0, false}, {"seed", 0, true},
+    {"symmetrize", 0, false},  {"quiet", 'q', false},      {"help", 'h', false},
+    {"compact-ids", 0, false}, {"memory-limit", 0, true},
 };
+
+// "4096", "64K", "512M", "2G" (powers of 1024).
+std::uint64_t parse_bytes(const std::string& s) {
+  std::uint64_t x = 0;
+  const char* b = s.data();
+  const char* e = b + s.size();
+  const auto r = std::from_chars(b, e, x);
+  std::uint64_t scale = 1;
+  if (r.ec == std::errc() && r.ptr + 1 == e) {
+    const char u = *r.ptr;
+    scale = u == 'K' || u == 'k'   ? 1ull << 10
+            : u == 'M' || u == 'm' ? 1ull << 20
+            : u == 'G' || u == 'g' ? 1ull << 30
+            : u == 'T' || u == 't' ? 1ull << 40
+                                   : 0;
+  } else if (r.ec != std::errc() || r.ptr != e) {
+    scale = 0;
+  }
+  if (scale == 0 || x == 0 || x > std::numeric_limits<std::uint64_t>::max() / scale)
+    throw usage_error(
+        "--memory-limit must be a positive byte count such as 4096, 512M or 2G; got '" + s + "'");
+  return x * scale;
+}
 
 std::vector<option_spec> with_graph_options(std::vector<option_spec> extra) {
   extra.insert(extra.end(), graph_options.begin(), graph_options.end());
@@ -74,6 +103,7 @@ graph_request graph_request_from(const parsed_args& a, const std::string& graph)
   r.symmetrize = a.has("symmetrize");
   r.compact_ids = a.has("compact-ids");
   r.progress = !a.has("quiet");
+  if (a.has("memory-limit")) r.memory_limit = parse_bytes(a.get("memory-limit"));
   if (r.symmetrize && is_generator_spec(graph))
     throw usage_error("--symmetrize applies to files; kron and grid graphs are symmetric already");
   return r;
@@ -307,28 +337,34 @@ int sssp_command(int argc, char** argv) {
   const std::string output = a.get("output");
   const bool check = a.has("verify");
 
-  return with_graph(req, [&](const auto& g, const graph_origin&) -> int {
-    using W = typename std::decay_t<decltype(g.weights)>::value_type;
-    if (source >= g.n)
-      throw error(error_code::invalid_index, "--source " + std::to_string(source) +
-                                                 " is out of range: the graph has " +
-                                                 std::to_string(g.n) + " vertices (0-based)");
-    result<W> r;
-    std::vector<double> times;
-    try {
-      for (std::uint64_t k = 0; k < repeat; ++k) {
-        r = sssp(g, source, opts);
-        times.push_back(r.stats.milliseconds);
-      }
-    } catch (const error& e) {
-      if (e.code() == error_code::overflow && std::strstr(e.what(), "--weights") == nullptr) {
-        const char* wider = std::is_floating_point_v<W> ? "double" : "uint64";
-        throw error(e.code(), std::string(e.what()) + " (this run used --weights " +
-                                  weight_type_name<W>() + "; try --weights " + wider + ")");
-      }
-      throw;
-    }
+  // An unwritable --output fails now, not after a long solve. The probe appends nothing and
+  // removes a file it had to create.
+  if (!output.empty() && output != "-") {
+    const bool existed = file_exists(output);
+    std::FILE* probe = std::fopen(output.c_str(), "ab");
+    if (!probe)
+      throw error(error_code::io,
+                  "cannot open '" + output + "' for writing: " + std::strerror(errno));
+    std::fclose(probe);
+    if (!existed) std::remove(output.c_str());
+  }
 
+  // The advice an overflow error gets: a wider type only where one exists.
+  auto overflow_advice = [](const char* type) -> std::string {
+    const std::string t = type;
+    const std::string used = " (this run used --weights " + t;
+    if (t == "uint32") return used + "; try --weights uint64)";
+    if (t == "int32") return used + "; try --weights int64)";
+    if (t == "float") return used + "; try --weights double)";
+    if (t == "double") return used + ", the widest floating-point type)";
+    return used +
+           ", the widest integer type; --weights double holds larger distances, rounded "
+           "above 2^53)";
+  };
+
+  // Prints the summary, writes --output and runs --verify for a finished solve.
+  auto report = [&](const auto& g, const auto& r, const std::vector<double>& times) -> int {
+    using W = typename std::decay_t<decltype(g.weights)>::value_type;
     vertex reached = 0;
     W max_distance = W(0);
     for (W d : r.distances)
@@ -384,6 +420,51 @@ int sssp_command(int argc, char** argv) {
                   opts.parents ? " and parents" : "", fixed(ms, 1).c_str());
     }
     return 0;
+  };
+
+  return with_graph(req, [&](const auto& g0, const graph_origin&) -> int {
+    using W0 = typename std::decay_t<decltype(g0.weights)>::value_type;
+    // `auto` picked uint32 from the weights alone; distances can still exceed it. Then the
+    // graph is solved again in uint64, exactly, rather than failing or rounding.
+    auto solve = [&](const auto& g, auto& times) {
+      using W = typename std::decay_t<decltype(g.weights)>::value_type;
+      result<W> r;
+      try {
+        for (std::uint64_t k = 0; k < repeat; ++k) {
+          r = sssp(g, source, opts);
+          times.push_back(r.stats.milliseconds);
+        }
+      } catch (const error& e) {
+        if (e.code() == error_code::overflow && std::strstr(e.what(), "--weights") == nullptr)
+          throw error(e.code(), std::string(e.what()) + overflow_advice(weight_type_name<W>()));
+        throw;
+      }
+      return r;
+    };
+    if (source >= g0.n)
+      throw error(error_code::invalid_index, "--source " + std::to_string(source) +
+                                                 " is out of range: the graph has " +
+                                                 std::to_string(g0.n) + " vertices (0-based)");
+    std::vector<double> times;
+    if constexpr (std::is_same_v<W0, std::uint32_t>) {
+      if (req.weights == weight_choice::automatic) {
+        try {
+          const auto r = solve(g0, times);
+          return report(g0, r, times);
+        } catch (const error& e) {
+          if (e.code() != error_code::overflow) throw;
+        }
+        std::fprintf(stderr,
+                     "tropic: distances exceed uint32 (--weights auto chose it from the "
+                     "weights); solving again with uint64\n");
+        times.clear();
+        const csr<std::uint64_t> wide = convert_weights<std::uint64_t>(g0);
+        const auto r = solve(wide, times);
+        return report(wide, r, times);
+      }
+    }
+    const auto r = solve(g0, times);
+    return report(g0, r, times);
   });
 }
 
@@ -559,8 +640,8 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::fflush(stdout);
     std::fprintf(stderr,
-                 "tropic: error: out of host memory. A SNAP edge list with a few very large ids "
-                 "makes n = largest id + 1: try --compact-ids\n");
+                 "tropic: error: out of host memory (the graph, or what the algorithm needs "
+                 "for it, is larger than this machine's memory)\n");
     return 1;
   } catch (const std::exception& e) {
     std::fflush(stdout);

@@ -25,7 +25,9 @@
 // Type tags: 0 uint32, 1 int32, 2 uint64, 3 int64, 4 float, 5 double.
 #include "tropic/io.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -86,6 +88,10 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
+
+bool is_binary_format(graph_format f) {
+  return f == graph_format::galois_binary || f == graph_format::tropic_binary;
+}
 
 constexpr char galois_trailer_magic[8] = {'T', 'R', 'O', 'P', 'I', 'C', 'W', 'T'};
 constexpr char cache_magic[8] = {'T', 'R', 'O', 'P', 'I', 'C', 'G', '1'};
@@ -202,6 +208,13 @@ class byte_buffer {
   }
   std::size_t capacity() const noexcept { return cap_; }
   void set_size(std::size_t n) noexcept { size_ = n; }
+  // Hands the block to the caller (who frees it with std::free).
+  char* release() noexcept {
+    char* p = data_;
+    data_ = nullptr;
+    size_ = cap_ = 0;
+    return p;
+  }
 
  private:
   char* data_ = nullptr;
@@ -212,6 +225,14 @@ class byte_buffer {
   throw error(code, path + ": " + what);
 }
 
+// The loaded input as the parsers see it.
+struct bytes {
+  const char* p;
+  std::size_t n;
+  const char* data() const noexcept { return p; }
+  std::size_t size() const noexcept { return n; }
+};
+
 struct file_closer {
   void operator()(std::FILE* f) const noexcept { std::fclose(f); }
 };
@@ -219,109 +240,224 @@ using file_ptr = std::unique_ptr<std::FILE, file_closer>;
 
 constexpr std::size_t chunk_size = std::size_t{16} << 20;
 
-void load_gzip(const std::string& path, std::uint64_t compressed_size, byte_buffer& buf,
-               progress_meter& progress) {
-  // The gzip trailer's ISIZE is the uncompressed size mod 2^32: a good first guess when it is
-  // at least the compressed size, otherwise (a wrapped multi-GB file) start at 4x and grow.
-  std::size_t guess = static_cast<std::size_t>(compressed_size) * 4;
-  if (file_ptr f{std::fopen(path.c_str(), "rb")}) {
-    unsigned char t[4];
-    if (compressed_size >= 18 && std::fseek(f.get(), -4, SEEK_END) == 0 &&
-        std::fread(t, 1, 4, f.get()) == 4) {
-      const std::uint64_t isize = t[0] | t[1] << 8 | t[2] << 16 | std::uint64_t{t[3]} << 24;
-      if (isize >= compressed_size) guess = static_cast<std::size_t>(isize) + 1;
+// Host bytes per vertex that reading and building a graph allocate before its arcs matter (row
+// offsets, build_csr's counts, the arc list's bookkeeping): issue 39 measured ~23.5.
+constexpr std::uint64_t bytes_per_vertex = 24;
+
+// MemAvailable from /proc/meminfo (what can be allocated without swapping), else free pages.
+std::uint64_t available_memory() {
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    unsigned long long kb = 0;
+    bool found = false;
+    while (std::fgets(line, sizeof line, f)) {
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+        found = true;
+        break;
+      }
+    }
+    std::fclose(f);
+    if (found) return std::uint64_t{kb} * 1024;
+  }
+  const long pages = ::sysconf(_SC_AVPHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) return static_cast<std::uint64_t>(pages) * page;
+  return std::numeric_limits<std::uint64_t>::max();
+}
+
+std::uint64_t memory_limit(const read_options& o) {
+  return o.memory_limit ? o.memory_limit : available_memory();
+}
+
+std::string limit_hint(const read_options& o) {
+  return o.memory_limit ? "read_options.memory_limit / tropic --memory-limit"
+                        : "the memory available now; read_options.memory_limit / tropic "
+                          "--memory-limit sets another";
+}
+
+// Where the bytes come from: a file descriptor (file, pipe, FIFO, stdin) or memory. Only read,
+// never seek: a pipe can be read once, so the format is detected from what was read.
+class byte_source {
+ public:
+  explicit byte_source(int fd) : fd_(fd) {}
+  byte_source(const char* data, std::size_t size) : mem_(data), mem_left_(size) {}
+  // Up to n bytes into `into`; 0 at the end. Throws on a read error.
+  std::size_t read(char* into, std::size_t n, const std::string& path) {
+    if (fd_ < 0) {
+      const std::size_t k = std::min(n, mem_left_);
+      if (k) std::memcpy(into, mem_, k);
+      mem_ += k;
+      mem_left_ -= k;
+      return k;
+    }
+    for (;;) {
+      const ssize_t got = ::read(fd_, into, n);
+      if (got >= 0) return static_cast<std::size_t>(got);
+      if (errno == EINTR) continue;
+      fail(error_code::io, path, std::string("read error: ") + std::strerror(errno));
     }
   }
-  gzFile z = gzopen(path.c_str(), "rb");
-  if (!z) fail(error_code::io, path, std::string("cannot open: ") + std::strerror(errno));
-  struct gz_closer {
-    gzFile z;
-    ~gz_closer() {
-      if (z) gzclose_r(z);
+  // Fills as much of [into, into + n) as the source has.
+  std::size_t read_full(char* into, std::size_t n, const std::string& path) {
+    std::size_t done = 0;
+    while (done < n) {
+      const std::size_t got = read(into + done, n - done, path);
+      if (got == 0) break;
+      done += got;
     }
-  } closer{z};
-  gzbuffer(z, 1u << 20);
-  buf.reserve(std::max<std::size_t>(guess, 1));
-  progress.phase("decompressing", compressed_size);
+    return done;
+  }
+
+ private:
+  int fd_ = -1;
+  const char* mem_ = nullptr;
+  std::size_t mem_left_ = 0;
+};
+
+// Called with the first bytes of the (decompressed) input as soon as there are enough to tell
+// the format, so garbage such as /dev/zero or /dev/urandom fails at once, not at the limit.
+using prefix_check = void (*)(const char* data, std::size_t size, bool complete,
+                              const std::string& path, bool was_gzip);
+constexpr std::size_t prefix_bytes = 64 << 10;
+
+[[noreturn]] void over_limit(const std::string& path, std::uint64_t limit, bool gzip,
+                             const read_options& o) {
+  fail(error_code::out_of_memory, path,
+       std::string(gzip ? "decompresses to" : "holds") + " more than " + std::to_string(limit) +
+           " bytes, the read limit (" + limit_hint(o) + ")");
+}
+
+// Inflates a gzip stream (every member of a multi-member file) from `src`, whose first `have`
+// bytes are already in `head`. The trailer's size field is not trusted (it is the size mod 2^32,
+// and anyone can write it): the buffer grows with what actually comes out, up to `limit`.
+void load_gzip(byte_source& src, const char* head, std::size_t have, const std::string& path,
+               std::uint64_t compressed_hint, std::uint64_t limit, const read_options& o,
+               byte_buffer& buf, progress_meter& progress, prefix_check check) {
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 16) != Z_OK) fail(error_code::out_of_memory, path, "inflateInit2");
+  struct closer {
+    z_stream* z;
+    ~closer() { inflateEnd(z); }
+  } close_z{&z};
+  // 1 MiB reads, or less for a small input (in memory or a small file: no zero-filled megabyte
+  // per tiny read).
+  std::vector<unsigned char> in(static_cast<std::size_t>(std::max<std::uint64_t>(
+      have, compressed_hint ? std::min<std::uint64_t>(compressed_hint, 1 << 20) : 1 << 20)));
+  std::memcpy(in.data(), head, have);
+  std::size_t in_size = have;
+  bool in_eof = false;
+  std::uint64_t consumed = 0;
+  progress.phase("decompressing", compressed_hint);
   std::size_t size = 0;
-  char probe[1 << 16];
+  bool checked = false, in_member = true;
+  buf.reserve(std::min<std::uint64_t>(std::max<std::uint64_t>(have * 4, 1 << 16), limit + 1));
+  z.next_in = in.data();
+  z.avail_in = static_cast<uInt>(in_size);
   for (;;) {
-    // A full buffer is grown only once a small read proves there is more: an exact ISIZE guess
-    // then costs no reallocation at all.
-    char* into = buf.data() + size;
-    std::size_t want = std::min<std::size_t>(buf.capacity() - size, 1u << 30);
-    if (want == 0) {
-      into = probe;
-      want = sizeof probe;
+    if (z.avail_in == 0 && !in_eof) {
+      in_size = src.read(reinterpret_cast<char*>(in.data()), in.size(), path);
+      in_eof = in_size == 0;
+      z.next_in = in.data();
+      z.avail_in = static_cast<uInt>(in_size);
     }
-    const int got = gzread(z, into, static_cast<unsigned>(want));
-    if (got > 0 && into == probe) {
-      buf.reserve(std::max(buf.capacity() + buf.capacity() / 2, size + chunk_size));
-      std::memcpy(buf.data() + size, probe, static_cast<std::size_t>(got));
+    if (z.avail_in == 0 && in_eof) break;
+    if (!in_member) {
+      // Bytes after a complete member: another member (concatenated gzip), as gzip(1) reads;
+      // anything else is trailing padding, ignored as zlib's gzread and gzip(1) do.
+      if (z.next_in[0] != 0x1f) break;
+      if (inflateReset(&z) != Z_OK) fail(error_code::parse, path, "gzip stream is corrupt");
+      in_member = true;
     }
-    if (got < 0) {
-      int errnum = 0;
-      const char* msg = gzerror(z, &errnum);
+    if (size == buf.capacity()) {
+      if (size > limit) over_limit(path, limit, true, o);
+      const std::uint64_t want = std::max<std::uint64_t>(size + size / 2, size + (1 << 16));
+      buf.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(want, limit + 1)));
+    }
+    z.next_out = reinterpret_cast<unsigned char*>(buf.data() + size);
+    z.avail_out = static_cast<uInt>(std::min<std::size_t>(buf.capacity() - size, 1u << 30));
+    const uInt before_in = z.avail_in;
+    const uInt before_out = z.avail_out;
+    const int r = inflate(&z, Z_NO_FLUSH);
+    consumed += before_in - z.avail_in;
+    size += before_out - z.avail_out;
+    if (r == Z_STREAM_END) {
+      in_member = false;
+    } else if (r == Z_BUF_ERROR && before_in == z.avail_in && before_out == z.avail_out) {
+      if (in_eof && z.avail_in == 0) break;  // needs input that will not come: truncated
+    } else if (r != Z_OK) {
       fail(error_code::parse, path,
-           std::string("gzip stream is corrupt or truncated: ") + (msg ? msg : "unknown error"));
+           std::string("gzip stream is corrupt: ") + (z.msg ? z.msg : "inflate failed"));
+    }
+    if (size > limit) over_limit(path, limit, true, o);
+    progress.update(consumed);
+    if (!checked && check && size >= prefix_bytes) {
+      check(buf.data(), size, false, path, true);
+      checked = true;
+    }
+  }
+  if (in_member) fail(error_code::parse, path, "gzip stream is truncated (unexpected end of file)");
+  buf.set_size(size);
+}
+
+void load_source(byte_source& src, const std::string& path, std::uint64_t size_hint,
+                 const read_options& o, byte_buffer& buf, bool& was_gzip, progress_meter& progress,
+                 prefix_check check) {
+  const std::uint64_t limit = memory_limit(o);
+  char head[2];
+  const std::size_t have = src.read_full(head, 2, path);
+  was_gzip = have == 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
+             static_cast<unsigned char>(head[1]) == 0x8b;
+  if (was_gzip) {
+    return load_gzip(src, head, have, path, size_hint, limit, o, buf, progress, check);
+  }
+  if (size_hint > limit) over_limit(path, limit, false, o);
+  // The size is a hint (a pipe or /proc file reports 0): read until the end regardless.
+  buf.reserve(static_cast<std::size_t>(std::max<std::uint64_t>(size_hint + 1, have + 1)));
+  std::memcpy(buf.data(), head, have);
+  progress.phase("loading", size_hint);
+  std::size_t size = have;
+  bool checked = false;
+  for (;;) {
+    if (buf.capacity() == size) {
+      if (size > limit) over_limit(path, limit, false, o);
+      const std::uint64_t want = std::max<std::uint64_t>(size * 2, size + chunk_size);
+      buf.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(want, limit + 1)));
+    }
+    const std::size_t want = std::min(buf.capacity() - size, chunk_size);
+    const std::size_t got = src.read(buf.data() + size, want, path);
+    size += got;
+    if (size > limit) over_limit(path, limit, false, o);
+    progress.update(size);
+    if (!checked && check && size >= prefix_bytes) {
+      check(buf.data(), size, false, path, false);
+      checked = true;
     }
     if (got == 0) break;
-    size += static_cast<std::size_t>(got);
-    progress.update(static_cast<std::uint64_t>(gzoffset(z)));
-  }
-  int errnum = 0;
-  const char* msg = gzerror(z, &errnum);
-  if (errnum != Z_OK && errnum != Z_STREAM_END) {
-    fail(error_code::parse, path,
-         std::string("gzip stream is corrupt or truncated: ") + (msg ? msg : "unknown error"));
-  }
-  closer.z = nullptr;
-  // gzclose_r reports a stream that ended in the middle of a member (a cut-off .gz file).
-  if (gzclose_r(z) != Z_OK) {
-    fail(error_code::parse, path, "gzip stream is truncated (unexpected end of file)");
   }
   buf.set_size(size);
 }
 
-void load_file(const std::string& path, byte_buffer& buf, bool& was_gzip,
-               progress_meter& progress) {
+// "-" is standard input; anything else is opened (a file, FIFO or character device).
+void load_path(const std::string& file, const std::string& path, const read_options& o,
+               byte_buffer& buf, bool& was_gzip, progress_meter& progress, prefix_check check) {
+  int fd = 0;
+  if (file != "-") {
+    fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail(error_code::io, path, std::string("cannot open: ") + std::strerror(errno));
+  }
+  struct fd_closer {
+    int fd;
+    ~fd_closer() {
+      if (fd > 0) ::close(fd);
+    }
+  } closer{fd};
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
-    fail(error_code::io, path, std::string("cannot open: ") + std::strerror(errno));
-  }
-  if (S_ISDIR(st.st_mode)) fail(error_code::io, path, "cannot read: is a directory");
-  file_ptr f{std::fopen(path.c_str(), "rb")};
-  if (!f) fail(error_code::io, path, std::string("cannot open: ") + std::strerror(errno));
-  unsigned char magic[2] = {0, 0};
-  const std::size_t got_magic = std::fread(magic, 1, 2, f.get());
-  was_gzip = got_magic == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-  const std::uint64_t file_size = static_cast<std::uint64_t>(st.st_size);
-  if (was_gzip) {
-    f.reset();
-    load_gzip(path, file_size, buf, progress);
-    return;
-  }
-  if (std::fseek(f.get(), 0, SEEK_SET) != 0) {
+  if (::fstat(fd, &st) != 0) {
     fail(error_code::io, path, std::string("cannot read: ") + std::strerror(errno));
   }
-  // st_size is a hint (a pipe or /proc file reports 0): read until EOF regardless.
-  buf.reserve(static_cast<std::size_t>(file_size) + 1);
-  progress.phase("loading", file_size);
-  std::size_t size = 0;
-  for (;;) {
-    if (buf.capacity() == size) buf.reserve(std::max(buf.capacity() * 2, size + chunk_size));
-    const std::size_t want = std::min(buf.capacity() - size, chunk_size);
-    const std::size_t got = std::fread(buf.data() + size, 1, want, f.get());
-    size += got;
-    progress.update(size);
-    if (got < want) {
-      if (std::ferror(f.get())) {
-        fail(error_code::io, path, std::string("read error: ") + std::strerror(errno));
-      }
-      break;
-    }
-  }
-  buf.set_size(size);
+  if (S_ISDIR(st.st_mode)) fail(error_code::io, path, "cannot read: is a directory");
+  const std::uint64_t hint = S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+  byte_source src(fd);
+  load_source(src, path, hint, o, buf, was_gzip, progress, check);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,6 +516,14 @@ bool store_weight(S x, bool allow_negative, W& out, std::string& why) {
       }
     }
     out = static_cast<W>(x);
+    // An integer type's largest value is its infinity (DESIGN.md, semirings): as a weight it
+    // would be an absent arc, and every algorithm would report a distance overflow instead.
+    if (out == std::numeric_limits<W>::max()) {
+      why = std::string("is the largest ") + weight_type_name<W>() +
+            " value, which tropic reserves for infinity (no arc); read the file with a wider "
+            "weight type";
+      return false;
+    }
   } else {
     out = static_cast<W>(x);
     if (!std::isfinite(out)) {
@@ -441,7 +585,7 @@ struct tokenizer {
 
 class text_input {
  public:
-  text_input(const byte_buffer& buf, const std::string& path, progress_meter& progress)
+  text_input(bytes buf, const std::string& path, progress_meter& progress)
       : begin_(buf.data()),
         p_(buf.data()),
         end_(buf.data() + buf.size()),
@@ -577,6 +721,8 @@ class text_input {
         }
       }
     } else {
+      // Integers of up to digits10 digits are exact in W; longer ones are checked.
+      if (o.exact_integers && t.size() > std::numeric_limits<W>::digits10) check_exact<W>(b, e, t);
       W x;
       const auto r = std::from_chars(b, e, x);
       if (r.ptr == e && r.ec == std::errc()) {
@@ -590,6 +736,38 @@ class text_input {
     if (!parsed) fail(error_code::parse, "invalid weight " + quote(t));
     if (!ok) fail(error_code::invalid_value, "weight " + quote(t) + " " + why);
     return out;
+  }
+
+  // An integer token W (floating point) would round: an error, not a different weight.
+  template <class W>
+  void check_exact(const char* b, const char* e, std::string_view t) const {
+    if (b < e && *b == '-') ++b;
+    std::uint64_t x = 0;
+    const number r = parse_decimal(b, e, x);
+    if (r == number::invalid) return;  // not written as an integer
+    if (r == number::ok &&
+        static_cast<long double>(static_cast<W>(x)) == static_cast<long double>(x)) {
+      return;
+    }
+    fail(error_code::invalid_value,
+         "weight " + quote(t) + " is an integer that " + weight_type_name<W>() +
+             " cannot hold exactly (it would be rounded; integer weights up to 2^64 - 1 read "
+             "exactly as uint64)");
+  }
+
+  // The 'integer' field of a Matrix Market banner: an integer weight must fit in 64 bits (other
+  // tokens are parse_weight's to judge).
+  void check_integer_field(std::string_view t) const {
+    const char* b = t.data();
+    const char* e = b + t.size();
+    const bool negative = b < e && *b == '-';
+    if (b < e && (*b == '+' || *b == '-')) ++b;
+    std::uint64_t x = 0;
+    const number r = parse_decimal(b, e, x);
+    if (r == number::overflow || (negative && x > (std::uint64_t{1} << 63))) {
+      fail(error_code::invalid_value,
+           "integer weight " + quote(t) + " does not fit in 64 bits (int64 or uint64)");
+    }
   }
 
   void expect_end(tokenizer& tk, const char* after) const {
@@ -746,10 +924,25 @@ void merge_parts(std::vector<body_part<W>>& parts, arc_list<W>& out) {
 // ---------------------------------------------------------------------------------------------
 // Matrix Market
 
+// A header's vertex count against the memory limit, before anything is sized from it: a 45-byte
+// header must not allocate 100 GB. (Its arc count needs no check: reserve_arcs never reserves
+// more than the bytes left can hold, and the body's count is checked against it.)
+void check_announced(const text_input& in, std::uint64_t n, const char* where,
+                     const read_options& o) {
+  const std::uint64_t limit = memory_limit(o);
+  if (n * bytes_per_vertex > limit) {
+    in.fail(error_code::out_of_memory, std::string(where) + " announces " + std::to_string(n) +
+                                           " vertices; the graph would need about " +
+                                           std::to_string(n * bytes_per_vertex) +
+                                           " bytes, more than the limit of " +
+                                           std::to_string(limit) + " (" + limit_hint(o) + ")");
+  }
+}
+
 struct mm_header {
   vertex n = 0;
   std::uint64_t entries = 0;
-  bool pattern = false, symmetric = false;
+  bool pattern = false, integer = false, symmetric = false;
 };
 
 // The banner and the size line; `in` is left at the first entry.
@@ -826,6 +1019,7 @@ mm_header parse_mm_header(text_input& in) {
   h.n = n;
   h.entries = nnz;
   h.pattern = pattern;
+  h.integer = iequals(field, "integer");
   h.symmetric = symmetric;
   return h;
 }
@@ -840,7 +1034,14 @@ struct mm_line {
     ++part.entries;
     const vertex u = in.parse_id(first, h.n, 1, "row index");
     const vertex v = in.parse_id(tk.next(), h.n, 1, "column index");
-    const W w = h.pattern ? unweighted_weight<W>(u, v, o) : in.parse_weight<W>(tk.next(), o);
+    W w;
+    if (h.pattern) {
+      w = unweighted_weight<W>(u, v, o);
+    } else {
+      const std::string_view t = tk.next();
+      if (h.integer && !t.empty()) in.check_integer_field(t);
+      w = in.parse_weight<W>(t, o);
+    }
     in.expect_end(tk, h.pattern ? "a pattern entry 'i j'" : "an entry 'i j value'");
     part.arcs.push_back(u, v, w);
     if (h.symmetric && u != v) part.arcs.push_back(v, u, w);
@@ -851,6 +1052,7 @@ template <class W>
 bool parse_matrix_market(text_input& in, const read_options& o, graph_file_info& info,
                          progress_meter* parallel, arc_list<W>& out) {
   const mm_header h = parse_mm_header(in);
+  check_announced(in, h.n, "the size line", o);
   const mm_line<W> handle{h, o};
   std::uint64_t entries = 0;
   out.n = h.n;
@@ -935,6 +1137,7 @@ bool parse_dimacs(text_input& in, const read_options& o, graph_file_info& info,
   vertex n = 0;
   std::uint64_t m = 0, entries = 0;
   parse_dimacs_header(in, n, m);
+  check_announced(in, n, "the problem line", o);
   const dimacs_line<W> handle{n, o};
   out.n = n;
   std::vector<body_part<W>> parts;
@@ -1267,7 +1470,7 @@ void check_sizes(const std::string& path, std::uint64_t n, std::uint64_t m) {
 }
 
 template <class W>
-csr<W> parse_galois(const byte_buffer& buf, const std::string& path, const read_options& o,
+csr<W> parse_galois(bytes buf, const std::string& path, const read_options& o,
                     graph_file_info& info) {
   const std::uint64_t size = buf.size();
   if (size < 32) fail(error_code::parse, path, size_mismatch(size, 32, "the Galois .gr header"));
@@ -1319,7 +1522,7 @@ csr<W> parse_galois(const byte_buffer& buf, const std::string& path, const read_
 }
 
 template <class W>
-csr<W> parse_cache(const byte_buffer& buf, const std::string& path, const read_options& o,
+csr<W> parse_cache(bytes buf, const std::string& path, const read_options& o,
                    graph_file_info& info) {
   const std::uint64_t size = buf.size();
   if (size < 32) fail(error_code::parse, path, size_mismatch(size, 32, "the tropic cache header"));
@@ -1376,25 +1579,96 @@ arc_list<W> to_arcs(csr<W>&& g) {
 // ---------------------------------------------------------------------------------------------
 // Detection and dispatch
 
-graph_format detect_format(const byte_buffer& buf, const std::string& path, bool was_gzip) {
-  const char* d = buf.data();
-  const std::size_t size = buf.size();
-  if (size == 0)
+// The first byte of [d, d + size) that cannot be in a text graph file: a control byte other than
+// whitespace, or a byte that is not part of well-formed UTF-8 (comments may hold UTF-8 names;
+// binary data almost never parses as UTF-8 for long). size when there is none. `complete`
+// false: a sequence cut off at the end is not an error yet.
+std::size_t first_non_text(const char* d, std::size_t size, bool complete) {
+  const auto* u = reinterpret_cast<const unsigned char*>(d);
+  std::size_t i = 0;
+  while (i < size) {
+    const unsigned char c = u[i];
+    if (c >= 0x20 && c < 0x7f) {
+      ++i;
+      continue;
+    }
+    if (c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f') {
+      ++i;
+      continue;
+    }
+    const std::size_t follow = c >= 0xc2 && c <= 0xdf   ? 1
+                               : c >= 0xe0 && c <= 0xef ? 2
+                               : c >= 0xf0 && c <= 0xf4 ? 3
+                                                        : 0;
+    if (follow == 0) return i;
+    if (i + follow >= size) return complete ? i : size;
+    for (std::size_t k = 1; k <= follow; ++k) {
+      if ((u[i + k] & 0xc0) != 0x80) return i;
+    }
+    i += follow + 1;
+  }
+  return size;
+}
+
+void check_text(const char* d, std::size_t size, bool complete, const std::string& path,
+                graph_format f) {
+  const std::size_t at = first_non_text(d, size, complete);
+  if (at == size) return;
+  const std::uint64_t line = 1 + static_cast<std::uint64_t>(std::count(d, d + at, '\n'));
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(d[at]));
+  fail(error_code::parse, path,
+       "byte offset " + std::to_string(at) + " (line " + std::to_string(line) + "): byte " + byte +
+           " is not text (a control byte or malformed UTF-8); this looks like binary data, not a " +
+           format_name(f) + " file");
+}
+
+// The format of a file starting with [d, d + size). With `complete` false only a prefix is
+// known: returns false when it cannot tell yet (nothing but whitespace so far).
+bool detect_format(const char* d, std::size_t size, bool complete, const std::string& path,
+                   bool was_gzip, graph_format& f) {
+  if (size == 0) {
+    if (!complete) return false;
     fail(error_code::parse, path,
          was_gzip ? "file is empty (after decompression)" : "file is empty");
-  if (size >= 8 && std::memcmp(d, cache_magic, 8) == 0) return graph_format::tropic_binary;
+  }
+  if (size >= 8 && std::memcmp(d, cache_magic, 8) == 0) {
+    f = graph_format::tropic_binary;
+    return true;
+  }
   if (size >= 8) {
     const std::uint64_t v = load_le<std::uint64_t>(d);
     // A Galois header's version is a small integer: bytes 1..7 are zero, never text.
-    if (v == 1 || v == 2) return graph_format::galois_binary;
+    if (v == 1 || v == 2) {
+      f = graph_format::galois_binary;
+      return true;
+    }
+  } else if (!complete) {
+    return false;
   }
   std::size_t i = 0;
   while (i < size && (is_blank(d[i]) || d[i] == '\n')) ++i;
-  if (i == size) fail(error_code::parse, path, "file holds only whitespace");
+  if (i == size) {
+    if (!complete) return false;
+    fail(error_code::parse, path, "file holds only whitespace");
+  }
   const std::string_view rest(d + i, size - i);
   const std::string_view first_line = rest.substr(0, rest.find('\n'));
-  if (rest.size() >= 14 && iequals(rest.substr(0, 14), "%%MatrixMarket"))
-    return graph_format::matrix_market;
+  if (rest.size() >= 14 && iequals(rest.substr(0, 14), "%%MatrixMarket")) {
+    f = graph_format::matrix_market;
+    return true;
+  }
+  // A near-miss of the banner ("%MatrixMarket", a byte-order mark, a space inside) must not fall
+  // through to SNAP, which skips '%' lines and would read the size line as an arc.
+  std::string lower(first_line.substr(0, 256));
+  for (char& ch : lower) ch = ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch;
+  if (lower.find("matrixmarket") != std::string::npos ||
+      lower.find("matrix market") != std::string::npos) {
+    fail(error_code::parse, path,
+         "line " + std::to_string(1 + std::count(d, d + i, '\n')) + " " + quote(first_line) +
+             " looks like a Matrix Market banner but is not one: it must start with "
+             "'%%MatrixMarket' (two '%', no space)");
+  }
   if (rest.size() >= 2 && rest[0] == '%' && rest[1] == '%') {
     fail(error_code::parse, path,
          "unknown header " + quote(first_line) +
@@ -1402,26 +1676,38 @@ graph_format detect_format(const byte_buffer& buf, const std::string& path, bool
   }
   const char c = rest[0];
   const char next = rest.size() > 1 ? rest[1] : '\n';
-  if ((c == 'c' || c == 'p') && (is_blank(next) || next == '\n')) return graph_format::dimacs;
-  if (c == '#' || c == '%' || (c >= '0' && c <= '9')) return graph_format::snap;
-  const bool binary = std::any_of(d, d + std::min<std::size_t>(size, 256), [](char ch) {
-    const unsigned char u = static_cast<unsigned char>(ch);
-    return u < 0x20 && ch != '\n' && ch != '\r' && ch != '\t';
-  });
-  if (binary) {
+  if ((c == 'c' || c == 'p') && (is_blank(next) || next == '\n')) {
+    f = graph_format::dimacs;
+  } else if (c == '#' || c == '%' || (c >= '0' && c <= '9')) {
+    f = graph_format::snap;
+  } else {
+    const bool binary = first_non_text(d, std::min<std::size_t>(size, 256), complete) <
+                        std::min<std::size_t>(size, 256);
+    if (binary) {
+      fail(error_code::parse, path,
+           "unknown format: binary data that is neither a Galois .gr file nor a tropic cache "
+           "(first bytes " +
+               quote(rest.substr(0, 8)) + ")");
+    }
     fail(error_code::parse, path,
-         "unknown format: binary data that is neither a Galois .gr file nor a tropic cache (first "
-         "bytes " +
-             quote(rest.substr(0, 8)) + ")");
+         "unknown format: first line " + quote(first_line) +
+             " is not Matrix Market, DIMACS .gr or a SNAP edge list");
   }
-  fail(error_code::parse, path,
-       "unknown format: first line " + quote(first_line) +
-           " is not Matrix Market, DIMACS .gr or a SNAP edge list");
+  return true;
+}
+
+// The prefix check of load_source: the format, and for text that the bytes so far are text.
+void check_prefix(const char* d, std::size_t size, bool complete, const std::string& path,
+                  bool was_gzip) {
+  graph_format f{};
+  if (detect_format(d, size, complete, path, was_gzip, f) && !is_binary_format(f)) {
+    check_text(d, size, complete, path, f);
+  }
 }
 
 template <class W>
-arc_list<W> parse_text(graph_format f, const byte_buffer& buf, const std::string& path,
-                       const read_options& o, graph_file_info& info, progress_meter& progress) {
+arc_list<W> parse_text(graph_format f, bytes buf, const std::string& path, const read_options& o,
+                       graph_file_info& info, progress_meter& progress) {
   auto parse = [&](progress_meter* parallel, arc_list<W>& out) {
     text_input in(buf, path, progress);
     switch (f) {
@@ -1442,17 +1728,139 @@ arc_list<W> parse_text(graph_format f, const byte_buffer& buf, const std::string
 }
 
 template <class W>
-csr<W> parse_binary(graph_format f, const byte_buffer& buf, const std::string& path,
-                    const read_options& o, graph_file_info& info) {
+csr<W> parse_binary(graph_format f, bytes buf, const std::string& path, const read_options& o,
+                    graph_file_info& info) {
   return f == graph_format::galois_binary ? parse_galois<W>(buf, path, o, info)
                                           : parse_cache<W>(buf, path, o, info);
 }
 
-bool is_binary(graph_format f) {
-  return f == graph_format::galois_binary || f == graph_format::tropic_binary;
+}  // namespace
+
+namespace {
+
+// How a path appears in messages: "-" is standard input.
+std::string input_name(const std::string& path) {
+  return path == "-" ? "<stdin>" : path;
+}
+
+// Detects the format and parses. A binary CSR that build_csr would not change comes back in `g`
+// (the result is true); everything else as arcs.
+template <class W>
+bool parse_input(bytes buf, const std::string& path, bool was_gzip, const read_options& o,
+                 graph_file_info& inf, progress_meter& progress, bool keep_csr, csr<W>& g,
+                 arc_list<W>& arcs) {
+  graph_format f{};
+  detect_format(buf.data(), buf.size(), true, path, was_gzip, f);
+  inf.format = f;
+  if (is_binary_format(f)) {
+    g = parse_binary<W>(f, buf, path, o, inf);
+    if (keep_csr && already_built(g, o.build)) return true;
+    arcs = to_arcs(std::move(g));
+    g = csr<W>{};
+    return false;
+  }
+  check_text(buf.data(), buf.size(), true, path, f);
+  arcs = parse_text<W>(f, buf, path, o, inf, progress);
+  progress.done();
+  return false;
+}
+
+// What build_csr is about to allocate (row offsets and its counting arrays per vertex, a column
+// and a weight per arc), checked against the limit first: a few bytes of SNAP text naming id
+// 4294967294 describe a graph of 2^32 vertices, which must fail with its sizes, not thrash.
+template <class W>
+void check_graph_memory(const std::string& path, const graph_file_info& inf, std::uint64_t n,
+                        std::uint64_t m, const read_options& o) {
+  const std::uint64_t limit = memory_limit(o);
+  const long double need = static_cast<long double>(n) * bytes_per_vertex +
+                           static_cast<long double>(m) * (sizeof(vertex) + sizeof(W));
+  if (need <= static_cast<long double>(limit)) return;
+  fail(error_code::out_of_memory, path,
+       "the graph has " + std::to_string(n) + " vertices and " + std::to_string(m) +
+           " arcs; building it needs about " + std::to_string(static_cast<std::uint64_t>(need)) +
+           " bytes, more than the limit of " + std::to_string(limit) + " (" + limit_hint(o) + ")" +
+           (inf.format == graph_format::snap && !o.compact_ids
+                ? "; a SNAP list has n = largest id + 1, and --compact-ids (read_options."
+                  "compact_ids) renumbers sparse ids"
+                : ""));
+}
+
+template <class W>
+csr<W> build_graph(arc_list<W>& arcs, const std::string& path, const graph_file_info& inf,
+                   const read_options& o) {
+  check_graph_memory<W>(path, inf, arcs.n, arcs.size(), o);
+  try {
+    return build_csr(arcs, o.build);
+  } catch (const error& e) {
+    throw error(e.code(), path + ": " + e.what());
+  }
+}
+
+template <class W>
+arc_list<W> arcs_of(bytes buf, const std::string& name, bool was_gzip, const read_options& opts,
+                    graph_file_info& inf, progress_meter& progress) {
+  csr<W> g;
+  arc_list<W> arcs;
+  parse_input<W>(buf, name, was_gzip, opts, inf, progress, false, g, arcs);
+  return arcs;
 }
 
 }  // namespace
+
+struct graph_input_access {
+  static void adopt(graph_input& in, byte_buffer& buf, std::string name, bool was_gzip) {
+    in.size_ = buf.size();
+    in.data_ = buf.release();
+    in.name_ = std::move(name);
+    in.gzip_ = was_gzip;
+  }
+};
+
+graph_input::graph_input(graph_input&& o) noexcept
+    : data_(o.data_), size_(o.size_), name_(std::move(o.name_)), gzip_(o.gzip_) {
+  o.data_ = nullptr;
+  o.size_ = 0;
+}
+
+graph_input& graph_input::operator=(graph_input&& o) noexcept {
+  if (this != &o) {
+    std::free(data_);
+    data_ = o.data_;
+    size_ = o.size_;
+    name_ = std::move(o.name_);
+    gzip_ = o.gzip_;
+    o.data_ = nullptr;
+    o.size_ = 0;
+  }
+  return *this;
+}
+
+graph_input::~graph_input() {
+  std::free(data_);
+}
+
+graph_input load_graph_input(const std::string& path, const read_options& opts) {
+  const std::string name = input_name(path);
+  progress_meter progress(opts.progress, name);
+  byte_buffer buf;
+  bool was_gzip = false;
+  load_path(path, name, opts, buf, was_gzip, progress, check_prefix);
+  graph_input in;
+  graph_input_access::adopt(in, buf, name, was_gzip);
+  return in;
+}
+
+graph_input graph_input_from_memory(const void* data, std::size_t size, const std::string& name,
+                                    const read_options& opts) {
+  progress_meter progress(false, name);
+  byte_buffer buf;
+  bool was_gzip = false;
+  byte_source src(static_cast<const char*>(data), size);
+  load_source(src, name, size, opts, buf, was_gzip, progress, check_prefix);
+  graph_input in;
+  graph_input_access::adopt(in, buf, name, was_gzip);
+  return in;
+}
 
 template <class W>
 arc_list<W> read_arcs(const std::string& path, const read_options& opts, graph_file_info* info) {
@@ -1460,16 +1868,22 @@ arc_list<W> read_arcs(const std::string& path, const read_options& opts, graph_f
   graph_file_info local;
   graph_file_info& inf = info ? *info : local;
   inf = graph_file_info{};
-  progress_meter progress(opts.progress, path);
+  const std::string name = input_name(path);
+  progress_meter progress(opts.progress, name);
   byte_buffer buf;
   bool was_gzip = false;
-  load_file(path, buf, was_gzip, progress);
-  const graph_format f = detect_format(buf, path, was_gzip);
-  inf.format = f;
-  if (is_binary(f)) return to_arcs(parse_binary<W>(f, buf, path, opts, inf));
-  arc_list<W> arcs = parse_text<W>(f, buf, path, opts, inf, progress);
-  progress.done();
-  return arcs;
+  load_path(path, name, opts, buf, was_gzip, progress, check_prefix);
+  return arcs_of<W>({buf.data(), buf.size()}, name, was_gzip, opts, inf, progress);
+}
+
+template <class W>
+arc_list<W> read_arcs(const graph_input& in, const read_options& opts, graph_file_info* info) {
+  static_assert(is_weight_type_v<W>, "read_arcs: unsupported weight type");
+  graph_file_info local;
+  graph_file_info& inf = info ? *info : local;
+  inf = graph_file_info{};
+  progress_meter progress(opts.progress, in.name());
+  return arcs_of<W>({in.data(), in.size()}, in.name(), in.was_gzip(), opts, inf, progress);
 }
 
 template <class W>
@@ -1478,28 +1892,59 @@ csr<W> read_graph(const std::string& path, const read_options& opts, graph_file_
   graph_file_info local;
   graph_file_info& inf = info ? *info : local;
   inf = graph_file_info{};
+  const std::string name = input_name(path);
   arc_list<W> arcs;
   {
-    progress_meter progress(opts.progress, path);
+    progress_meter progress(opts.progress, name);
     byte_buffer buf;
     bool was_gzip = false;
-    load_file(path, buf, was_gzip, progress);
-    const graph_format f = detect_format(buf, path, was_gzip);
-    inf.format = f;
-    if (is_binary(f)) {
-      csr<W> g = parse_binary<W>(f, buf, path, opts, inf);
-      if (already_built(g, opts.build)) return g;
-      arcs = to_arcs(std::move(g));
-    } else {
-      arcs = parse_text<W>(f, buf, path, opts, inf, progress);
+    load_path(path, name, opts, buf, was_gzip, progress, check_prefix);
+    csr<W> g;
+    if (parse_input<W>({buf.data(), buf.size()}, name, was_gzip, opts, inf, progress, true, g,
+                       arcs)) {
+      return g;
     }
-    progress.done();
   }  // the file buffer is freed before the CSR is built
-  try {
-    return build_csr(arcs, opts.build);
-  } catch (const error& e) {
-    throw error(e.code(), path + ": " + e.what());
+  return build_graph(arcs, name, inf, opts);
+}
+
+template <class W>
+csr<W> read_graph(const graph_input& in, const read_options& opts, graph_file_info* info) {
+  static_assert(is_weight_type_v<W>, "read_graph: unsupported weight type");
+  graph_file_info local;
+  graph_file_info& inf = info ? *info : local;
+  inf = graph_file_info{};
+  arc_list<W> arcs;
+  {
+    progress_meter progress(opts.progress, in.name());
+    csr<W> g;
+    if (parse_input<W>({in.data(), in.size()}, in.name(), in.was_gzip(), opts, inf, progress, true,
+                       g, arcs)) {
+      return g;
+    }
   }
+  return build_graph(arcs, in.name(), inf, opts);
+}
+
+template <class W>
+csr<W> read_graph(graph_input&& in, const read_options& opts, graph_file_info* info) {
+  static_assert(is_weight_type_v<W>, "read_graph: unsupported weight type");
+  graph_file_info local;
+  graph_file_info& inf = info ? *info : local;
+  inf = graph_file_info{};
+  const std::string name = in.name();
+  arc_list<W> arcs;
+  {
+    progress_meter progress(opts.progress, name);
+    csr<W> g;
+    if (parse_input<W>({in.data(), in.size()}, name, in.was_gzip(), opts, inf, progress, true, g,
+                       arcs)) {
+      in = graph_input();
+      return g;
+    }
+  }
+  in = graph_input();  // parsed: the bytes go before the CSR is built, as in read_graph(path)
+  return build_graph(arcs, name, inf, opts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1641,6 +2086,9 @@ void write_binary_cache(const csr<W>& g, const std::string& path) {
 #define TROPIC_INSTANTIATE_IO(W)                                                                \
   template arc_list<W> read_arcs<W>(const std::string&, const read_options&, graph_file_info*); \
   template csr<W> read_graph<W>(const std::string&, const read_options&, graph_file_info*);     \
+  template arc_list<W> read_arcs<W>(const graph_input&, const read_options&, graph_file_info*); \
+  template csr<W> read_graph<W>(const graph_input&, const read_options&, graph_file_info*);     \
+  template csr<W> read_graph<W>(graph_input&&, const read_options&, graph_file_info*);          \
   template void write_matrix_market<W>(const csr<W>&, const std::string&);                      \
   template void write_galois<W>(const csr<W>&, const std::string&);                             \
   template void write_binary_cache<W>(const csr<W>&, const std::string&);

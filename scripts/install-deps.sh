@@ -25,7 +25,10 @@ if ((${#missing[@]})); then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # Another apt (unattended-upgrades on a fresh cloud machine) may hold the lock: wait for it
+  # up to five minutes instead of failing at once.
+  lock=(-o DPkg::Lock::Timeout=300)
+  $sudo apt-get "${lock[@]}" update -qq
+  $sudo apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}"
 fi
 echo "tropic dependencies present: ${packages[*]}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fresh machine to first answer: installs the dependencies, builds tropic (with CUDA when nvcc
-# is found), and runs one verified SSSP: on ../shared/data/USA-road-d.NY.gr.gz when it exists,
+# Fresh machine to first answer: installs the dependencies, builds tropic (with CUDA when a GPU
+# is usable), and runs one verified SSSP: on ../shared/data/USA-road-d.NY.gr.gz when it exists,
 # else on a generated 512x512 grid. `--algorithm auto` picks the GPU's delta_stepping when a
 # device is present and SuiteSparse:GraphBLAS on the CPU otherwise.
 set -euo pipefail
@@ -9,8 +9,22 @@ build=${TROPIC_BUILD_DIR:-build}
 jobs=${TROPIC_JOBS:-$(nproc)}
 
 scripts/install-deps.sh
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" -j"$jobs" --target tropic_cli
+# Without a usable GPU the CUDA code could not run here: build CPU-only, which is several times
+# less compile work (TROPIC_CUDA=AUTO, ON or OFF in the environment overrides this choice).
+cuda=${TROPIC_CUDA:-}
+if [ -z "$cuda" ]; then
+  if nvidia-smi -L >/dev/null 2>&1; then
+    cuda=AUTO  # CUDA when nvcc is found
+  else
+    cuda=OFF
+    echo "note: no usable NVIDIA GPU here (nvidia-smi fails): building tropic CPU-only;"
+    echo "      algorithms run on the CPU (dijkstra, graphblas_cpu). Set TROPIC_CUDA=ON to"
+    echo "      build the CUDA code anyway."
+  fi
+fi
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTROPIC_CUDA="$cuda"
+# tropic_bench too: 'tropic bench', the README's next command, runs it.
+cmake --build "$build" -j"$jobs" --target tropic_cli tropic_bench
 
 graph=grid:512:512
 [ -f ../shared/data/USA-road-d.NY.gr.gz ] && graph=../shared/data/USA-road-d.NY.gr.gz

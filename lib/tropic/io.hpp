@@ -13,6 +13,7 @@
 // undirected edge get the same weight in 1..255, every run; `unit_weights` forces all 1.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -29,6 +30,13 @@ struct read_options {
   bool allow_negative = false;       // Bellman-Ford only; everything else needs weights >= 0
   bool compact_ids = false;          // SNAP: renumber ids 0..k-1 in order of appearance
   bool progress = false;             // print progress to stderr for reads longer than a second
+  // Bytes a read may use. The input (decompressed) stops at it, and a graph's announced or
+  // implied size is checked against it before anything that large is allocated: the error names
+  // the file and the sizes. 0: the memory available when the read starts (MemAvailable).
+  std::uint64_t memory_limit = 0;
+  // Floating-point W only: an integer weight W cannot hold exactly (above 2^53 for double, 2^24
+  // for float) is an error naming it instead of being rounded. `tropic --weights auto` sets it.
+  bool exact_integers = false;
   build_options build;               // duplicates, self-loops, symmetrize
 };
 
@@ -42,6 +50,37 @@ struct graph_file_info {
 // Deterministic weight in 1..255 for the unordered pair {u, v}.
 std::uint32_t edge_weight(vertex u, vertex v, std::uint64_t seed) noexcept;
 
+// A graph input's bytes, read once (decompressed when they start with the gzip magic), to parse
+// as several weight types: a pipe or standard input can be read only once.
+class graph_input {
+ public:
+  graph_input() = default;
+  graph_input(graph_input&& o) noexcept;
+  graph_input& operator=(graph_input&& o) noexcept;
+  graph_input(const graph_input&) = delete;
+  graph_input& operator=(const graph_input&) = delete;
+  ~graph_input();
+  const char* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+  const std::string& name() const noexcept { return name_; }  // for messages
+  bool was_gzip() const noexcept { return gzip_; }
+
+ private:
+  friend struct graph_input_access;
+  char* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::string name_;
+  bool gzip_ = false;
+};
+
+// `path` "-" is standard input; FIFOs and pipes work (nothing is ever seeked). Stops with an
+// error past opts.memory_limit. Garbage is refused from its first 64 KiB.
+graph_input load_graph_input(const std::string& path, const read_options& opts = {});
+// The in-memory entry point (fuzzing, embedding): the same detection, gzip and limits as a file.
+graph_input graph_input_from_memory(const void* data, std::size_t size,
+                                    const std::string& name = "<memory>",
+                                    const read_options& opts = {});
+
 // Reads a graph. Throws tropic::error (io, parse, invalid_index, invalid_value) with a message
 // that names the file, the line (or arc index) and the offending value.
 template <class W>
@@ -49,6 +88,18 @@ arc_list<W> read_arcs(const std::string& path, const read_options& opts = {},
                       graph_file_info* info = nullptr);
 template <class W>
 csr<W> read_graph(const std::string& path, const read_options& opts = {},
+                  graph_file_info* info = nullptr);
+
+template <class W>
+arc_list<W> read_arcs(const graph_input& in, const read_options& opts = {},
+                      graph_file_info* info = nullptr);
+template <class W>
+csr<W> read_graph(const graph_input& in, const read_options& opts = {},
+                  graph_file_info* info = nullptr);
+// Frees the bytes once they are parsed, before the CSR is built (a parse error leaves `in` as it
+// was, to be parsed again as another type; later errors leave it empty).
+template <class W>
+csr<W> read_graph(graph_input&& in, const read_options& opts = {},
                   graph_file_info* info = nullptr);
 
 template <class W>

@@ -631,4 +631,124 @@ TEST_SUITE("c_api") {
       }
     }
   }
+
+  // issue 39: a NaN weight was an absent arc for dijkstra (GrB_SUCCESS) and a misleading "delta
+  // must be positive, got nan" for auto/graphblas_cpu. Every algorithm, on CPU or GPU, must see
+  // GrB_INVALID_VALUE naming the arc before it runs (so no GPU is needed to check it).
+  TEST_CASE("NaN and infinite weights are rejected naming the arc, for every algorithm") {
+    const double bad[] = {std::nan(""), std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity()};
+    const char* const shown[] = {"nan", "inf", "-inf"};
+    detail::ensure_graphblas();
+    for (int b = 0; b < 3; ++b) {
+      for (const bool fp32 : {false, true}) {
+        CAPTURE(shown[b]);
+        CAPTURE(fp32);
+        matrix_guard a;
+        REQUIRE(GrB_Matrix_new(&a.a, fp32 ? GrB_FP32 : GrB_FP64, 4, 4) == GrB_SUCCESS);
+        REQUIRE(GrB_Matrix_setElement_FP64(a.a, 1.0, 0, 1) == GrB_SUCCESS);
+        REQUIRE(GrB_Matrix_setElement_FP64(a.a, bad[b], 1, 2) == GrB_SUCCESS);
+        REQUIRE(GrB_Matrix_setElement_FP64(a.a, 2.0, 2, 3) == GrB_SUCCESS);
+        REQUIRE(GrB_Matrix_wait(a.a, GrB_MATERIALIZE) == GrB_SUCCESS);
+        for (int alg = TROPIC_AUTO; alg <= TROPIC_RDBS; ++alg) {
+          CAPTURE(alg);
+          tropic_options o = {};
+          o.algorithm = static_cast<decltype(o.algorithm)>(alg);
+          call_expect(GrB_INVALID_VALUE, a.a, 0, nullptr, &o);
+          GrB_Vector d = nullptr;
+          char msg[TROPIC_MSG_LEN];
+          REQUIRE(tropic_sssp_ext(&d, nullptr, nullptr, a.a, 0, nullptr, &o, msg) ==
+                  GrB_INVALID_VALUE);
+          INFO("message: " << msg);
+          CHECK(std::string(msg).find(std::string("A(1, 2) = ") + shown[b]) != std::string::npos);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("an integer type's largest value (its infinity) is rejected as a weight, naming it") {
+    detail::ensure_graphblas();
+    matrix_guard a;
+    REQUIRE(GrB_Matrix_new(&a.a, GrB_UINT32, 3, 3) == GrB_SUCCESS);
+    REQUIRE(GrB_Matrix_setElement_UINT32(a.a, 4294967295u, 0, 1) == GrB_SUCCESS);
+    REQUIRE(GrB_Matrix_wait(a.a, GrB_MATERIALIZE) == GrB_SUCCESS);
+    call_expect(GrB_INVALID_VALUE, a.a, 0, nullptr, nullptr);
+    GrB_Vector d = nullptr;
+    char msg[TROPIC_MSG_LEN];
+    REQUIRE(tropic_sssp(&d, a.a, 0, nullptr, msg) == GrB_INVALID_VALUE);
+    CHECK(std::string(msg).find("A(0, 1) = 4294967295") != std::string::npos);
+  }
+
+  TEST_CASE("pending work, 1x1, overflow edges and huge hypersparse dimensions") {
+    detail::ensure_graphblas();
+    SUBCASE("pending setElement work is seen, and the answer is right") {
+      matrix_guard a;
+      REQUIRE(GrB_Matrix_new(&a.a, GrB_FP64, 3, 3) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_FP64(a.a, 1.5, 0, 1) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_FP64(a.a, 2.0, 1, 2) == GrB_SUCCESS);  // pending tuples
+      vector_guard d;
+      char msg[TROPIC_MSG_LEN];
+      tropic_options o = {};
+      o.algorithm = TROPIC_DIJKSTRA;
+      REQUIRE(tropic_sssp_ext(&d.v, nullptr, nullptr, a.a, 0, nullptr, &o, msg) == GrB_SUCCESS);
+      CHECK(values_of<double>(d.v) == std::vector<double>{0, 1.5, 3.5});
+      GrB_Index nvals = 0;
+      REQUIRE(GrB_Matrix_nvals(&nvals, a.a) == GrB_SUCCESS);
+      CHECK(nvals == 2);
+    }
+    SUBCASE("1x1, empty and with a self-loop") {
+      for (const bool loop : {false, true}) {
+        matrix_guard a;
+        REQUIRE(GrB_Matrix_new(&a.a, GrB_UINT32, 1, 1) == GrB_SUCCESS);
+        if (loop) REQUIRE(GrB_Matrix_setElement_UINT32(a.a, 7, 0, 0) == GrB_SUCCESS);
+        vector_guard d;
+        char msg[TROPIC_MSG_LEN];
+        REQUIRE(tropic_sssp(&d.v, a.a, 0, nullptr, msg) == GrB_SUCCESS);
+        CHECK(values_of<std::uint32_t>(d.v) == std::vector<std::uint32_t>{0});
+        call_expect(GrB_INVALID_INDEX, a.a, 1, nullptr, nullptr);
+      }
+    }
+    SUBCASE("distances that overflow uint32, int64 and float fail, naming the overflow") {
+      tropic_options o = {};
+      o.algorithm = TROPIC_DIJKSTRA;
+      matrix_guard a;
+      REQUIRE(GrB_Matrix_new(&a.a, GrB_UINT32, 3, 3) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_UINT32(a.a, 4294967294u, 0, 1) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_UINT32(a.a, 4294967294u, 1, 2) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_wait(a.a, GrB_MATERIALIZE) == GrB_SUCCESS);
+      call_expect(GrB_INVALID_VALUE, a.a, 0, nullptr, &o);
+      matrix_guard b;
+      REQUIRE(GrB_Matrix_new(&b.a, GrB_INT64, 3, 3) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_INT64(b.a, INT64_MAX - 1, 0, 1) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_INT64(b.a, INT64_MAX - 1, 1, 2) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_wait(b.a, GrB_MATERIALIZE) == GrB_SUCCESS);
+      call_expect(GrB_INVALID_VALUE, b.a, 0, nullptr, &o);
+      matrix_guard c;
+      REQUIRE(GrB_Matrix_new(&c.a, GrB_FP32, 3, 3) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_FP32(c.a, 3e38f, 0, 1) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_FP32(c.a, 3e38f, 1, 2) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_wait(c.a, GrB_MATERIALIZE) == GrB_SUCCESS);
+      call_expect(GrB_INVALID_VALUE, c.a, 0, nullptr, &o);
+      // Just below the edge: exact.
+      matrix_guard e;
+      REQUIRE(GrB_Matrix_new(&e.a, GrB_UINT64, 3, 3) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_UINT64(e.a, 9007199254740993ull, 0, 1) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_UINT64(e.a, 1, 1, 2) == GrB_SUCCESS);
+      vector_guard d;
+      char msg[TROPIC_MSG_LEN];
+      REQUIRE(tropic_sssp_ext(&d.v, nullptr, nullptr, e.a, 0, nullptr, &o, msg) == GrB_SUCCESS);
+      CHECK(values_of<std::uint64_t>(d.v) ==
+            std::vector<std::uint64_t>{0, 9007199254740993ull, 9007199254740994ull});
+    }
+    SUBCASE("hypersparse dimensions beyond 32-bit vertex ids are refused, A intact") {
+      for (const GrB_Index n : {GrB_Index{1} << 32, GrB_Index{1} << 40, GrB_INDEX_MAX}) {
+        CAPTURE(n);
+        matrix_guard a;
+        REQUIRE(GrB_Matrix_new(&a.a, GrB_FP64, n, n) == GrB_SUCCESS);
+        REQUIRE(GrB_Matrix_setElement_FP64(a.a, 1.0, 0, n - 1) == GrB_SUCCESS);
+        REQUIRE(GrB_Matrix_wait(a.a, GrB_MATERIALIZE) == GrB_SUCCESS);
+        call_expect(GrB_NOT_IMPLEMENTED, a.a, 0, nullptr, nullptr);
+      }
+    }
+  }
 }

@@ -7,17 +7,29 @@
 #   STDOUT_REGEX  optional: stdout must match
 #   STDERR_REGEX  optional: stderr must match
 #   INPUT_FILE / INPUT_TEXT   optional: write INPUT_TEXT ('\n' for newlines) to INPUT_FILE first
+#   STDIN_FILE    optional: the command's standard input (for GRAPH '-')
+#   GZIP_INPUT    optional: also compress INPUT_FILE to INPUT_FILE.gz (CMake's own gzip)
 #   OUTPUT_FILE / OUTPUT_LINES / OUTPUT_REGEX  optional: the file the command wrote must have
 #                 OUTPUT_LINES lines and match OUTPUT_REGEX
 if(DEFINED INPUT_FILE)
   string(REPLACE "\\n" "\n" text "${INPUT_TEXT}")
   file(WRITE "${INPUT_FILE}" "${text}")
+  if(GZIP_INPUT)
+    get_filename_component(dir "${INPUT_FILE}" DIRECTORY)
+    get_filename_component(name "${INPUT_FILE}" NAME)
+    file(ARCHIVE_CREATE OUTPUT "${INPUT_FILE}.gz" PATHS "${INPUT_FILE}" FORMAT raw
+         COMPRESSION GZip)
+  endif()
+endif()
+set(stdin_args)
+if(DEFINED STDIN_FILE)
+  set(stdin_args INPUT_FILE "${STDIN_FILE}")
 endif()
 if(DEFINED OUTPUT_FILE)
   file(REMOVE "${OUTPUT_FILE}")
 endif()
 string(REPLACE "|" ";" argv "${ARGS}")
-execute_process(COMMAND "${TROPIC}" ${argv}
+execute_process(COMMAND "${TROPIC}" ${argv} ${stdin_args}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 list(JOIN argv " " shown)
 message("$ tropic ${shown}\n--- stdout\n${out}--- stderr\n${err}--- exit code ${rc}")

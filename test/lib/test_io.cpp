@@ -2,6 +2,7 @@
 // inputs with the error each must produce, round trips through every writer, gzip input,
 // content-based detection, and the four real graphs in shared/data.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -16,6 +17,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tropic/csr.hpp"
@@ -824,5 +826,225 @@ TEST_SUITE("io") {
       REQUIRE(g.n == 264346);
     }
     MESSAGE("USA-road-d.NY.gr.gz read_graph<uint32> best of 3: ", best, " s");
+  }
+
+  // issue 39's repros: each was a silent wrong answer or an unbounded allocation.
+  TEST_CASE("a near-miss of the Matrix Market banner is an error saying what was seen") {
+    temp_dir t;
+    for (const char* banner : {"%MatrixMarket matrix coordinate real general",
+                               "% %MatrixMarket matrix coordinate "
+                               "real general",
+                               "\xef\xbb\xbf%%MatrixMarket matrix coordinate real general",
+                               "%%Matrix Market matrix coordinate real general"}) {
+      CAPTURE(banner);
+      const std::string f = t.file("g.mtx", std::string(banner) + "\n3 3 2\n1 2 1.5\n2 3 2\n");
+      error_code code{};
+      const std::string msg = error_of([&] { tropic::read_graph<double>(f); }, &code);
+      CHECK(code == error_code::parse);
+      CHECK(msg.find("g.mtx") != std::string::npos);
+      CHECK(msg.find("MatrixMarket") != std::string::npos);
+      CHECK(msg.find("is not one") != std::string::npos);
+    }
+    // A SNAP list with an ordinary '%' comment still reads.
+    const std::string ok = t.file("s.txt", "% a comment\n0 1\n1 2\n");
+    CHECK(tropic::read_graph<std::uint32_t>(ok).arcs() == 2);
+  }
+
+  TEST_CASE("binary data is never read as SNAP or DIMACS text: file and byte offset named") {
+    temp_dir t;
+    // 37 bytes in the spirit of the fuzzer's find: '#' then binary, then an id near 2^32.
+    const std::string snap = std::string("#\x01\xfe\xff\x00zz\n", 8) + "0 4294967294\n1 2\n";
+    const std::string f = t.file("bin.txt", snap);
+    const std::string msg = error_of([&] { tropic::read_graph<std::uint32_t>(f); });
+    CHECK(msg.find("bin.txt") != std::string::npos);
+    CHECK(msg.find("byte offset 1") != std::string::npos);
+    CHECK(msg.find("0x01") != std::string::npos);
+    const std::string dimacs = t.file("bin.gr", "c ok\nc \x80\x81\np sp 2 1\na 1 2 3\n");
+    const std::string m2 = error_of([&] { tropic::read_graph<std::uint32_t>(dimacs); });
+    CHECK(m2.find("bin.gr") != std::string::npos);
+    CHECK(m2.find("byte offset 7 (line 2)") != std::string::npos);
+    // UTF-8 in a comment is text.
+    const std::string utf8 =
+        t.file("u.gr", "c Dijkstra's graph \xc3\xa9t\xc3\xa9\np sp 2 1\na 1 2 3\n");
+    CHECK(tropic::read_graph<std::uint32_t>(utf8).arcs() == 1);
+  }
+
+  TEST_CASE("integer weights are never rounded: exact_integers, MM 'integer' beyond 64 bits") {
+    temp_dir t;
+    const std::string big = t.file("big.mtx",
+                                   "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 "
+                                   "100000000000000000000000\n");
+    for (const bool exact : {false, true}) {
+      read_options o;
+      o.exact_integers = exact;
+      error_code code{};
+      const std::string msg = error_of([&] { tropic::read_graph<double>(big, o); }, &code);
+      CHECK(code == error_code::invalid_value);
+      CHECK(msg.find("big.mtx:3") != std::string::npos);
+      CHECK(msg.find("'100000000000000000000000'") != std::string::npos);
+      CHECK(msg.find("64 bits") != std::string::npos);
+    }
+    // 2^53 + 1 is exact as uint64; as double only with exact_integers off, and then rounded.
+    const std::string path = t.file("p.gr", "p sp 3 2\na 1 2 9007199254740993\na 2 3 1\n");
+    CHECK(tropic::read_graph<std::uint64_t>(path).weights[0] == 9007199254740993ull);
+    read_options o;
+    o.exact_integers = true;
+    const std::string msg = error_of([&] { tropic::read_graph<double>(path, o); });
+    CHECK(msg.find("p.gr:2") != std::string::npos);
+    CHECK(msg.find("'9007199254740993'") != std::string::npos);
+    CHECK(msg.find("cannot hold exactly") != std::string::npos);
+    CHECK(tropic::read_graph<double>(t.file("q.gr", "p sp 2 1\na 1 2 9007199254740992\n"), o)
+              .weights[0] == 9007199254740992.0);
+    o.exact_integers = true;
+    CHECK_THROWS(tropic::read_graph<float>(t.file("f.gr", "p sp 2 1\na 1 2 16777217\n"), o));
+    CHECK(tropic::read_graph<float>(t.file("f2.gr", "p sp 2 1\na 1 2 16777216\n"), o).weights[0] ==
+          16777216.0f);
+  }
+
+  TEST_CASE("an integer type's infinity is refused as a weight, not reported as an overflow") {
+    temp_dir t;
+    const std::string f = t.file("o.gr", "p sp 2 1\na 1 2 4294967295\n");
+    const std::string msg = error_of([&] { tropic::read_graph<std::uint32_t>(f); });
+    CHECK(msg.find("o.gr:2") != std::string::npos);
+    CHECK(msg.find("reserves for infinity") != std::string::npos);
+    CHECK(tropic::read_graph<std::uint64_t>(f).weights[0] == 4294967295ull);
+  }
+
+  TEST_CASE("announced and implied sizes are checked against the memory limit first") {
+    temp_dir t;
+    read_options o;
+    o.memory_limit = std::uint64_t{1} << 30;
+    // A 45-byte-class header announcing 2^32 - 1 vertices: ~100 GB before the first arc.
+    const std::string mm =
+        t.file("h.mtx",
+               "%%MatrixMarket matrix coordinate pattern general\n4294967295 4294967295 1\n1 2\n");
+    error_code code{};
+    std::string msg = error_of([&] { tropic::read_graph<std::uint32_t>(mm, o); }, &code);
+    CHECK(code == error_code::out_of_memory);
+    CHECK(msg.find("h.mtx:2") != std::string::npos);
+    CHECK(msg.find("4294967295 vertices") != std::string::npos);
+    CHECK(msg.find("1073741824") != std::string::npos);
+    CHECK(msg.find("compact") == std::string::npos);  // a SNAP flag is no advice for MM
+    const std::string gr = t.file("h.gr", "p sp 4294967295 1\na 1 2 1\n");
+    msg = error_of([&] { tropic::read_graph<std::uint32_t>(gr, o); }, &code);
+    CHECK(code == error_code::out_of_memory);
+    CHECK(msg.find("h.gr:1") != std::string::npos);
+    CHECK(msg.find("compact") == std::string::npos);
+    // SNAP: n = largest id + 1; here the advice fits.
+    const std::string snap = t.file("s.txt", "0 4294967294\n");
+    msg = error_of([&] { tropic::read_graph<std::uint32_t>(snap, o); }, &code);
+    CHECK(code == error_code::out_of_memory);
+    CHECK(msg.find("s.txt") != std::string::npos);
+    CHECK(msg.find("--compact-ids") != std::string::npos);
+    o.compact_ids = true;
+    CHECK(tropic::read_graph<std::uint32_t>(snap, o).n == 2);
+  }
+
+  TEST_CASE("gzip is streamed without trusting its trailer and stops at the limit") {
+    temp_dir t;
+    // 4 MB of blanks after a header inflate past a 1 MB limit: stop, naming the file.
+    std::string body = "p sp 2 1\na 1 2 3\n" + std::string(4 << 20, ' ');
+    const std::string gz = gzip_file(t.path("bomb.gz"), body);
+    read_options o;
+    o.memory_limit = 1 << 20;
+    error_code code{};
+    std::string msg = error_of([&] { tropic::read_graph<std::uint32_t>(gz, o); }, &code);
+    CHECK(code == error_code::out_of_memory);
+    CHECK(msg.find("bomb.gz") != std::string::npos);
+    CHECK(msg.find("decompresses to more than 1048576") != std::string::npos);
+    // A lying trailer (ISIZE 4 GB - 1) changes nothing.
+    std::string bytes = slurp(gzip_file(t.path("ok.gz"), "p sp 2 1\na 1 2 3\n"));
+    bytes.replace(bytes.size() - 4, 4, le32(0xffffffffu));
+    const std::string liar = t.file("liar.gz", bytes);
+    msg = error_of([&] { tropic::read_graph<std::uint32_t>(liar); });
+    CHECK(msg.find("liar.gz") != std::string::npos);  // zlib checks ISIZE: a clear error
+    // Two concatenated members read as one stream, as gzip(1) does.
+    const std::string a = slurp(gzip_file(t.path("a.gz"), "p sp 3 2\na 1 2 3\n"));
+    const std::string b = slurp(gzip_file(t.path("b.gz"), "a 2 3 4\n"));
+    CHECK(tropic::read_graph<std::uint32_t>(t.file("ab.gz", a + b)).arcs() == 2);
+    // Plain input stops at the limit too.
+    o.memory_limit = 1 << 16;
+    msg = error_of([&] { tropic::read_graph<std::uint32_t>(t.file("big.gr", body)); }, &code);
+    CHECK(msg.find("(no exception)") != std::string::npos);  // no limit given: reads
+    msg = error_of([&] { tropic::read_graph<std::uint32_t>(t.file("big.gr", body), o); }, &code);
+    CHECK(code == error_code::out_of_memory);
+    CHECK(msg.find("holds more than 65536") != std::string::npos);
+  }
+
+  TEST_CASE("/dev/zero and /dev/urandom fail from their first bytes, not at the limit") {
+    if (!fs::exists("/dev/zero")) return;
+    for (const char* dev : {"/dev/zero", "/dev/urandom"}) {
+      CAPTURE(dev);
+      const auto t0 = std::chrono::steady_clock::now();
+      const std::string msg = error_of([&] { tropic::read_graph<std::uint32_t>(dev); });
+      CHECK(msg.find(dev) != std::string::npos);
+      CHECK(msg.find("binary data") != std::string::npos);
+      CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+    }
+  }
+
+  TEST_CASE("pipes, FIFOs and the in-memory entry point read every text format and gzip") {
+    temp_dir t;
+    const std::string text[] = {
+        "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n2 3 7\n",
+        "p sp 3 2\na 1 2 5\na 2 3 7\n", "# snap\n0 1 5\n1 2 7\n"};
+    for (const auto& x : text) {
+      for (const bool gz : {false, true}) {
+        const std::string bytes = gz ? slurp(gzip_file(t.path("x.gz"), x)) : x;
+        const std::string fifo = t.path("fifo");
+        REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+        std::thread writer([&] {
+          std::ofstream out(fifo, std::ios::binary);
+          out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        });
+        csr<std::uint32_t> g;
+        const std::string msg = error_of([&] { g = tropic::read_graph<std::uint32_t>(fifo); });
+        writer.join();
+        fs::remove(fifo);
+        CHECK(msg == "(no exception)");
+        CHECK(g.arcs() == 2);
+        const tropic::graph_input in = tropic::graph_input_from_memory(bytes.data(), bytes.size());
+        CHECK(in.was_gzip() == gz);
+        const csr<std::uint64_t> h = tropic::read_graph<std::uint64_t>(in);
+        CHECK(h.weights == std::vector<std::uint64_t>{5, 7});
+        // The same bytes parse again as another type.
+        CHECK(tropic::read_graph<double>(in).weights == std::vector<double>{5, 7});
+      }
+    }
+  }
+
+  // The fuzz targets' seeds (test/fuzz/corpus/<format>, each without the magic its target puts
+  // in front) must stay valid inputs as the formats evolve, or the fuzzer starts from garbage.
+  TEST_CASE("the fuzz seed corpus reads through the in-memory entry point, plain and gzip") {
+    const fs::path corpus = fs::path(__FILE__).parent_path() / ".." / "fuzz" / "corpus";
+    REQUIRE(fs::exists(corpus));
+    const std::pair<const char*, std::string> prefixes[] = {
+        {"mtx", "%%MatrixMarket matrix "},
+        {"dimacs", ""},
+        {"snap", ""},
+        {"galois", std::string("\x01\0\0\0\0\0\0\0", 8)},
+        {"tgr", "TROPICG1"}};
+    temp_dir t;
+    int files = 0;
+    for (const auto& [format, prefix] : prefixes) {
+      for (const auto& entry : fs::directory_iterator(corpus / format)) {
+        const std::string name = entry.path().filename().string();
+        CAPTURE(name);
+        const std::string bytes = prefix + slurp(entry.path().string());
+        if (name == "array") {  // kept as a seed of the refusal path
+          CHECK_THROWS_AS(tropic::read_graph<double>(
+                              tropic::graph_input_from_memory(bytes.data(), bytes.size())),
+                          tropic::error);
+          continue;
+        }
+        const csr<double> g =
+            tropic::read_graph<double>(tropic::graph_input_from_memory(bytes.data(), bytes.size()));
+        const std::string gz = slurp(gzip_file(t.path("seed.gz"), bytes));
+        check_same(
+            tropic::read_graph<double>(tropic::graph_input_from_memory(gz.data(), gz.size())), g);
+        ++files;
+      }
+    }
+    CHECK(files >= 12);
   }
 }
