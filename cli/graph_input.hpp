@@ -131,6 +131,7 @@ csr<W> load_as(const graph_request& r, graph_origin& origin) {
     ro.progress = r.progress;
     ro.build.symmetrize = r.symmetrize;
     ro.compact_ids = r.compact_ids;
+    ro.allow_negative = true;  // signed weight types: sssp picks Bellman-Ford for negative arcs
     g = read_graph<W>(r.graph, ro, &origin.file);
   }
   origin.load_ms =
