@@ -89,12 +89,8 @@ relaxation<W> relax_in_rounds(const csr<W>& g, vertex source) {
   return r;
 }
 
-}  // namespace
-
-namespace detail {
 template <class W>
-void throw_negative_cycle(const csr<W>& g, vertex source, const char* algorithm) {
-  const relaxation<W> r = relax_in_rounds(g, source);
+[[noreturn]] void throw_cycle_of(const relaxation<W>& r, vertex source, const char* algorithm) {
   std::string where = r.cycle_vertex >= 0 ? ": vertex " + std::to_string(r.cycle_vertex) +
                                                 " lies on one (" +
                                                 std::to_string(r.cycle_arcs) + " arcs)"
@@ -104,6 +100,14 @@ void throw_negative_cycle(const csr<W>& g, vertex source, const char* algorithm)
                                               "source " +
                                               std::to_string(source) + where +
                                               "; shortest paths are undefined");
+}
+
+}  // namespace
+
+namespace detail {
+template <class W>
+void throw_negative_cycle(const csr<W>& g, vertex source, const char* algorithm) {
+  throw_cycle_of(relax_in_rounds(g, source), source, algorithm);
 }
 }  // namespace detail
 
@@ -117,7 +121,7 @@ result<W> bellman_ford_cpu(const csr<W>& g, vertex source, bool parents) {
                                                std::to_string(g.n) + " vertices (0-based)");
   const auto start = std::chrono::steady_clock::now();
   relaxation<W> r = relax_in_rounds(g, source);
-  if (r.cycle_vertex >= 0) detail::throw_negative_cycle(g, source, "bellman_ford_cpu");
+  if (r.cycle_vertex >= 0) throw_cycle_of(r, source, "bellman_ford_cpu");
 
   result<W> out;
   out.distances.assign(g.n, infinity<W>());

@@ -2,7 +2,8 @@
 // valid parents against distances known through potentials (negative_graphs.hpp), every signed
 // type, from a host csr and from a device matrix, and through auto; planted reachable negative
 // cycles reported with a vertex on them within n rounds; unreachable ones ignored; every other
-// GPU algorithm refuses negative arcs with a clear error.
+// GPU algorithm refuses negative arcs with a clear error. LAGraph's SSSP test matrices on every
+// GPU algorithm that takes them.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "gpu_test.hpp"
+#include "lagraph_matrices.hpp"
 #include "negative_graphs.hpp"
 #include "random_graphs.hpp"
 #include "tropic/device_matrix.hpp"
@@ -146,6 +148,53 @@ TEST_SUITE("bellman_ford_negative") {
       options o;
       o.algorithm = algo;
       CHECK(thrown_by([&] { sssp(k.g, k.source, o); }).code() == error_code::invalid_value);
+    }
+  }
+  TEST_CASE("GPU: LAGraph's SSSP matrices, every GPU algorithm that takes them") {
+    TROPIC_REQUIRE_GPU();
+    const algorithm all[] = {algorithm::delta_stepping, algorithm::bellman_ford,
+                             algorithm::adds,           algorithm::near_far,
+                             algorithm::workfront,      algorithm::rdbs,
+                             algorithm::da2cf,          algorithm::edge_wise,
+                             algorithm::automatic};
+    for (const char* name : testing::lagraph_sssp_matrices) {
+      CAPTURE(name);
+      const auto raw = testing::read_lagraph_matrix(name);
+      // LAGraph's test weights (1..255): every algorithm, every source.
+      const csr<std::int32_t> g = testing::lagraph_test_weights(raw);
+      const device_matrix<std::int32_t> a(g);
+      // every source up to 300 vertices, 32 spread over the larger ones (9 algorithms a source)
+      for (vertex s = 0; s < g.n; s += g.n <= 300 ? 1 : g.n / 32) {
+        CAPTURE(s);
+        const auto want = dijkstra(g, s, false).distances;
+        for (algorithm algo : all) {
+          CAPTURE(algorithm_name(algo));
+          CHECK(verify(g, s, want, run(a, s, algo)) == "");
+        }
+      }
+      // Raw values (negative entries, and negative 2-cycles in symmetric ones): bellman_ford and
+      // auto against the CPU reference, same distances or the same negative-cycle verdict, from
+      // LAGraph's test's sources.
+      const csr<double> r = testing::lagraph_raw_weights(raw);
+      const device_matrix<double> ar(r);
+      for (vertex s = 0; s < r.n; s += r.n > 100 ? 3 * r.n / 4 : r.n / 4 + 1) {
+        CAPTURE(s);
+        bool cycle = false;
+        std::vector<double> want;
+        try {
+          want = reference_sssp(r, s, false).distances;
+        } catch (const error& e) {
+          REQUIRE(e.code() == error_code::negative_cycle);
+          cycle = true;
+        }
+        for (algorithm algo : {algorithm::bellman_ford, algorithm::automatic}) {
+          CAPTURE(algorithm_name(algo));
+          if (cycle)
+            CHECK(thrown_by([&] { run(ar, s, algo); }).code() == error_code::negative_cycle);
+          else
+            CHECK(verify(r, s, want, run(ar, s, algo)) == "");
+        }
+      }
     }
   }
 }

@@ -798,6 +798,9 @@ TEST_SUITE("c_api") {
       GrB_Type t = nullptr;
       REQUIRE(GxB_Vector_type(&t, d.v) == GrB_SUCCESS);
       CHECK(t == GrB_FP64);
+      int32_t sparsity = 0;  // LAGraph's is bitmap with every entry present; ours full
+      REQUIRE(GxB_Vector_Option_get_INT32(d.v, GxB_SPARSITY_STATUS, &sparsity) == GrB_SUCCESS);
+      CHECK(sparsity == GxB_FULL);
     }
     SUBCASE("negative arcs, every signed type: exact, whatever Delta; unsigned types unchanged") {
       GrB_Scalar s = nullptr;
