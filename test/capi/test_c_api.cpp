@@ -827,6 +827,17 @@ TEST_SUITE("c_api") {
       signed_type(float{});
       signed_type(double{});
       GrB_Scalar_free(&s);
+      // Self-loops: dropped from tropic's copy, a negative one too (LAGraph would loop on it).
+      matrix_guard l;
+      REQUIRE(GrB_Matrix_new(&l.a, GrB_INT32, 3, 3) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_INT32(l.a, 4, 0, 1) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_INT32(l.a, -2, 1, 1) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_INT32(l.a, -3, 1, 2) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_wait(l.a, GrB_MATERIALIZE) == GrB_SUCCESS);
+      call_expect(GrB_SUCCESS, l.a, 0, nullptr, nullptr);
+      vector_guard d;
+      REQUIRE(tropic_sssp(&d.v, l.a, 0, nullptr, msg) == GrB_SUCCESS);
+      CHECK(values_of<std::int32_t>(d.v) == std::vector<std::int32_t>{0, 4, 1});
       check_type<std::uint32_t>(2, 4701);
       check_type<std::uint64_t>(2, 4801);
     }
