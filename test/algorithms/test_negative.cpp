@@ -90,7 +90,7 @@ TEST_SUITE("negative_weights") {
     check_exact<double>(120, 1501);
   }
 
-  TEST_CASE("a reachable negative cycle is reported with a vertex on it; an unreachable one is "
+  TEST_CASE("a reachable negative cycle is reported with a vertex on it, an unreachable one is "
             "ignored" * doctest::timeout(60)) {
     const auto started = std::chrono::steady_clock::now();
     for (const auto& c : testing::test_graph_cases(48, 2001)) {
@@ -125,7 +125,7 @@ TEST_SUITE("negative_weights") {
     CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(60));
   }
 
-  TEST_CASE("every signed type reports a planted cycle; floats and int32 too") {
+  TEST_CASE("every signed type reports a planted cycle") {
     const auto c = testing::test_graph_cases(3, 3001)[1];  // uniform
     auto check = [&](auto w) {
       using W = decltype(w);
