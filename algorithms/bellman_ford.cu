@@ -37,8 +37,8 @@ csr<W> download(const device_matrix<W>& A) {
   if (view.arcs > 0) {
     TROPIC_CUDA_CHECK(cudaMemcpy(g.columns.data(), view.columns, view.arcs * sizeof(vertex),
                                  cudaMemcpyDeviceToHost));
-    TROPIC_CUDA_CHECK(cudaMemcpy(g.weights.data(), view.weights, view.arcs * sizeof(W),
-                                 cudaMemcpyDeviceToHost));
+    TROPIC_CUDA_CHECK(
+        cudaMemcpy(g.weights.data(), view.weights, view.arcs * sizeof(W), cudaMemcpyDeviceToHost));
   }
   return g;
 }

@@ -91,10 +91,10 @@ relaxation<W> relax_in_rounds(const csr<W>& g, vertex source) {
 
 template <class W>
 [[noreturn]] void throw_cycle_of(const relaxation<W>& r, vertex source, const char* algorithm) {
-  std::string where = r.cycle_vertex >= 0 ? ": vertex " + std::to_string(r.cycle_vertex) +
-                                                " lies on one (" +
-                                                std::to_string(r.cycle_arcs) + " arcs)"
-                                          : "";
+  std::string where = r.cycle_vertex >= 0
+                          ? ": vertex " + std::to_string(r.cycle_vertex) + " lies on one (" +
+                                std::to_string(r.cycle_arcs) + " arcs)"
+                          : "";
   throw error(error_code::negative_cycle, std::string(algorithm) +
                                               ": a negative-weight cycle is reachable from "
                                               "source " +
@@ -130,8 +130,7 @@ result<W> bellman_ford_cpu(const csr<W>& g, vertex source, bool parents) {
     const exact_sum<W> d = r.dist[v];
     bool fits;
     if constexpr (std::is_integral_v<W>)
-      fits = d >= exact_sum<W>(std::numeric_limits<W>::lowest()) &&
-             d < exact_sum<W>(infinity<W>());
+      fits = d >= exact_sum<W>(std::numeric_limits<W>::lowest()) && d < exact_sum<W>(infinity<W>());
     else
       fits = std::isfinite(d);
     if (!fits)
@@ -163,9 +162,9 @@ result<W> reference_sssp(const csr<W>& g, vertex source, bool parents) {
   return dijkstra(g, source, parents);
 }
 
-#define TROPIC_INSTANTIATE(W)                                                     \
-  template result<W> bellman_ford_cpu<W>(const csr<W>&, vertex, bool);            \
-  template result<W> reference_sssp<W>(const csr<W>&, vertex, bool);              \
+#define TROPIC_INSTANTIATE(W)                                          \
+  template result<W> bellman_ford_cpu<W>(const csr<W>&, vertex, bool); \
+  template result<W> reference_sssp<W>(const csr<W>&, vertex, bool);   \
   template void detail::throw_negative_cycle<W>(const csr<W>&, vertex, const char*);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 #undef TROPIC_INSTANTIATE

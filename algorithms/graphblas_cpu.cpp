@@ -164,10 +164,11 @@ void saturating_plus(void* z, const void* x, const void* y) {
 // z = x + y clamped to [lowest, infinity<W>()] for signed integers with negative arcs.
 template <class W>
 void clamping_plus(void* z, const void* x, const void* y) {
+  constexpr W lowest = std::numeric_limits<W>::lowest();
   const __int128 sum = __int128(*static_cast<const W*>(x)) + __int128(*static_cast<const W*>(y));
-  *static_cast<W*>(z) = sum >= __int128(infinity<W>())                  ? infinity<W>()
-                        : sum <= __int128(std::numeric_limits<W>::lowest()) ? std::numeric_limits<W>::lowest()
-                                                                            : static_cast<W>(sum);
+  *static_cast<W*>(z) = sum >= __int128(infinity<W>()) ? infinity<W>()
+                        : sum <= __int128(lowest)      ? lowest
+                                                       : static_cast<W>(sum);
 }
 
 template <class W>

@@ -87,8 +87,8 @@ typedef struct {
 /* Shortest-path lengths from `source` in the graph of the square matrix A (A(i,j): the arc
  * i -> j of weight A(i,j); self-loops are ignored). Negative arcs (INT32, INT64, FP32, FP64) give
  * exact distances when no negative cycle is reachable from `source` (auto runs Bellman-Ford);
- * a reachable one returns GrB_NO_VALUE naming a vertex on it, after at most n rounds. *path_length becomes a new dense vector
- * of A's type; unreachable vertices hold INFINITY (FP32, FP64) or the type's maximum (INT32,
+ * a reachable one returns GrB_NO_VALUE naming a vertex on it, after at most n rounds.
+ * *path_length becomes a new dense vector of A's type; unreachable vertices hold INFINITY (FP32, FP64) or the type's maximum (INT32,
  * INT64, UINT32, UINT64). `delta`: the bucket width (any numeric type; NULL, empty or 0 for
  * automatic; infinity for a single bucket, i.e. Bellman-Ford; read as a double, never cast to
  * A's type; ignored with negative arcs, which take Bellman-Ford's single bucket). On failure

@@ -22,17 +22,35 @@ namespace tropic::testing {
 
 // The list of test_SingleSourceShortestPath.c, in its order.
 inline const char* const lagraph_sssp_matrices[] = {
-    "A.mtx",           "cover.mtx",         "jagmesh7.mtx",
-    "ldbc-cdlp-directed-example.mtx",       "ldbc-cdlp-undirected-example.mtx",
-    "ldbc-directed-example.mtx",            "ldbc-undirected-example.mtx",
-    "ldbc-wcc-example.mtx",                 "LFAT5.mtx",
-    "LFAT5_hypersparse.mtx",                "msf1.mtx",
-    "msf2.mtx",        "msf3.mtx",          "sample2.mtx",
-    "sample.mtx",      "olm1000.mtx",       "bcsstk13.mtx",
-    "cryg2500.mtx",    "tree-example.mtx",  "west0067.mtx",
-    "karate.mtx",      "matrix_bool.mtx",   "test_BF.mtx",
-    "test_FW_1000.mtx", "test_FW_2003.mtx", "test_FW_2500.mtx",
-    "skew_fp32.mtx",   "matrix_uint32.mtx", "matrix_uint64.mtx",
+    "A.mtx",
+    "cover.mtx",
+    "jagmesh7.mtx",
+    "ldbc-cdlp-directed-example.mtx",
+    "ldbc-cdlp-undirected-example.mtx",
+    "ldbc-directed-example.mtx",
+    "ldbc-undirected-example.mtx",
+    "ldbc-wcc-example.mtx",
+    "LFAT5.mtx",
+    "LFAT5_hypersparse.mtx",
+    "msf1.mtx",
+    "msf2.mtx",
+    "msf3.mtx",
+    "sample2.mtx",
+    "sample.mtx",
+    "olm1000.mtx",
+    "bcsstk13.mtx",
+    "cryg2500.mtx",
+    "tree-example.mtx",
+    "west0067.mtx",
+    "karate.mtx",
+    "matrix_bool.mtx",
+    "test_BF.mtx",
+    "test_FW_1000.mtx",
+    "test_FW_2003.mtx",
+    "test_FW_2500.mtx",
+    "skew_fp32.mtx",
+    "matrix_uint32.mtx",
+    "matrix_uint64.mtx",
 };
 
 inline std::string lagraph_matrix_path(const std::string& name) {
@@ -83,7 +101,8 @@ inline csr<std::int32_t> lagraph_test_weights(const arc_list<double>& raw) {
   for (std::size_t k = 0; k < raw.size(); ++k) {
     const double m = std::fabs(raw.weight[k]);  // inf: INT32_MAX, as GraphBLAS casts it
     const std::int64_t v = m >= 2147483647.0 ? 2147483647 : static_cast<std::int64_t>(m);
-    a.push_back(raw.src[k], raw.dst[k], static_cast<std::int32_t>(std::max<std::int64_t>(v & 255, 1)));
+    a.push_back(raw.src[k], raw.dst[k],
+                static_cast<std::int32_t>(std::max<std::int64_t>(v & 255, 1)));
   }
   return build_csr(a, {duplicate_policy::keep_min, false, false});
 }

@@ -29,8 +29,8 @@ struct negative_case {
   std::string name;
   csr<W> g;
   vertex source = 0;
-  std::vector<W> want;         // exact distances (infinity<W>() where unreachable)
-  std::vector<vertex> cycle;   // the planted cycle's vertices, if any
+  std::vector<W> want;        // exact distances (infinity<W>() where unreachable)
+  std::vector<vertex> cycle;  // the planted cycle's vertices, if any
   bool cycle_reachable = false;
 };
 

@@ -52,9 +52,9 @@ void check_exact(std::size_t count, std::uint64_t seed) {
     if (k.g.n == 0) continue;
     for (W w : k.g.weights) negative += w < W(0);
     const device_matrix<W> a(k.g);
-    CHECK(a.stats().has_negative_weight == (std::find_if(k.g.weights.begin(), k.g.weights.end(),
-                                                         [](W w) { return w < W(0); }) !=
-                                            k.g.weights.end()));
+    CHECK(a.stats().has_negative_weight ==
+          (std::find_if(k.g.weights.begin(), k.g.weights.end(), [](W w) { return w < W(0); }) !=
+           k.g.weights.end()));
     for (algorithm algo : {algorithm::bellman_ford, algorithm::automatic}) {
       CAPTURE(algorithm_name(algo));
       const result<W> got = run(a, k.source, algo);
@@ -124,8 +124,9 @@ TEST_SUITE("bellman_ford_negative") {
       using W = decltype(w);
       const auto hit = testing::with_planted_cycle(testing::reweighted_case<W>(c), 3, true);
       CAPTURE(weight_type_name<W>());
-      CHECK(thrown_by([&] { run(device_matrix<W>(hit.g), hit.source, algorithm::bellman_ford); })
-                .code() == error_code::negative_cycle);
+      CHECK(thrown_by([&] {
+              run(device_matrix<W>(hit.g), hit.source, algorithm::bellman_ford);
+            }).code() == error_code::negative_cycle);
     };
     check(std::int32_t{});
     check(std::int64_t{});
@@ -138,9 +139,9 @@ TEST_SUITE("bellman_ford_negative") {
     const auto k = testing::reweighted_case<std::int32_t>(testing::test_graph_cases(2, 4101)[1]);
     const device_matrix<std::int32_t> a(k.g);
     REQUIRE(a.stats().has_negative_weight);
-    for (algorithm algo : {algorithm::delta_stepping, algorithm::adds, algorithm::near_far,
-                           algorithm::workfront, algorithm::rdbs, algorithm::da2cf,
-                           algorithm::edge_wise}) {
+    for (algorithm algo :
+         {algorithm::delta_stepping, algorithm::adds, algorithm::near_far, algorithm::workfront,
+          algorithm::rdbs, algorithm::da2cf, algorithm::edge_wise}) {
       CAPTURE(algorithm_name(algo));
       const error e = thrown_by([&] { run(a, k.source, algo); });
       CHECK(e.code() == error_code::invalid_value);
@@ -152,11 +153,10 @@ TEST_SUITE("bellman_ford_negative") {
   }
   TEST_CASE("GPU: LAGraph's SSSP matrices, every GPU algorithm that takes them") {
     TROPIC_REQUIRE_GPU();
-    const algorithm all[] = {algorithm::delta_stepping, algorithm::bellman_ford,
-                             algorithm::adds,           algorithm::near_far,
-                             algorithm::workfront,      algorithm::rdbs,
-                             algorithm::da2cf,          algorithm::edge_wise,
-                             algorithm::automatic};
+    const algorithm all[] = {
+        algorithm::delta_stepping, algorithm::bellman_ford, algorithm::adds,
+        algorithm::near_far,       algorithm::workfront,    algorithm::rdbs,
+        algorithm::da2cf,          algorithm::edge_wise,    algorithm::automatic};
     for (const char* name : testing::lagraph_sssp_matrices) {
       CAPTURE(name);
       const auto raw = testing::read_lagraph_matrix(name);
@@ -177,7 +177,7 @@ TEST_SUITE("bellman_ford_negative") {
       // LAGraph's test's sources.
       const csr<double> r = testing::lagraph_raw_weights(raw);
       const device_matrix<double> ar(r);
-      for (vertex s = 0; s < r.n; s += r.n > 100 ? 3 * r.n / 4 : r.n / 4 + 1) {
+      for (vertex s = 0; s<r.n; s += r.n> 100 ? 3 * r.n / 4 : r.n / 4 + 1) {
         CAPTURE(s);
         bool cycle = false;
         std::vector<double> want;

@@ -1,8 +1,9 @@
 // LAGraph's own SSSP test matrices (test/data/lagraph/) through tropic's CPU paths: from every
-// source (32 of them above 300 vertices) with the weights LAGraph's test gives them (1..255) against Dijkstra, with LAGraph's
-// added negative arc A(0,1) = -1, and from LAGraph's sources with their raw values (several hold negative entries, and
-// symmetric ones with a negative entry hold a negative 2-cycle) against the Bellman-Ford
-// reference: the same distances, or the same negative-cycle verdict.
+// source (32 of them above 300 vertices) with the weights LAGraph's test gives them (1..255)
+// against Dijkstra, with LAGraph's added negative arc A(0,1) = -1, and from LAGraph's sources with
+// their raw values (several hold negative entries, and symmetric ones with a negative entry hold a
+// negative 2-cycle) against the Bellman-Ford reference: the same distances, or the same
+// negative-cycle verdict.
 #include <doctest/doctest.h>
 
 #include <cstdint>

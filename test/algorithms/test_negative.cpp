@@ -90,8 +90,10 @@ TEST_SUITE("negative_weights") {
     check_exact<double>(120, 1501);
   }
 
-  TEST_CASE("a reachable negative cycle is reported with a vertex on it, an unreachable one is "
-            "ignored" * doctest::timeout(60)) {
+  TEST_CASE(
+      "a reachable negative cycle is reported with a vertex on it, an unreachable one is "
+      "ignored" *
+      doctest::timeout(60)) {
     const auto started = std::chrono::steady_clock::now();
     for (const auto& c : testing::test_graph_cases(48, 2001)) {
       const auto base = testing::reweighted_case<std::int64_t>(c);
@@ -163,8 +165,7 @@ TEST_SUITE("negative_weights") {
     g.columns = {1, 2, 3};
     g.weights = {-(1 << 30), -(1 << 30), -(1 << 30)};
     CHECK(thrown_by([&] { bellman_ford_cpu(g, 0); }).code() == error_code::overflow);
-    CHECK(thrown_by([&] { run(g, 0, algorithm::graphblas_cpu); }).code() ==
-          error_code::overflow);
+    CHECK(thrown_by([&] { run(g, 0, algorithm::graphblas_cpu); }).code() == error_code::overflow);
     // In int64 the same graph is exact.
     csr<std::int64_t> wide;
     wide.n = 4;
