@@ -58,10 +58,10 @@ relaxation<W> relax_in_rounds(const csr<W>& g, vertex source) {
       for (vertex k = 0; k < g.n; ++k) x = static_cast<vertex>(r.parent[x]);
       r.cycle_vertex = x;
       vertex y = x;
-      do {
+      do {  // back to x within n steps (x is on a cycle of the parent graph); bounded anyway
         y = static_cast<vertex>(r.parent[y]);
         ++r.cycle_arcs;
-      } while (y != x);
+      } while (y != x && r.cycle_arcs <= g.n);
       return r;
     }
     ++r.rounds;
