@@ -17,14 +17,21 @@ result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts) {
     throw error(error_code::invalid_index, "source vertex " + std::to_string(source) +
                                                " is out of range: the graph has " +
                                                std::to_string(a.rows()) + " vertices (0-based)");
-  if (a.stats().has_negative_weight)
+  const bool negative = a.stats().has_negative_weight;
+  if (negative && !detail::accepts_negative_weights(opts.algorithm))
     throw error(error_code::invalid_value,
                 std::string(algorithm_name(opts.algorithm)) +
-                    " needs non-negative weights and the matrix has a negative one");
+                    " needs non-negative weights and the matrix has a negative one (least " +
+                    std::to_string(a.stats().min_weight) +
+                    "); bellman_ford, graphblas_cpu and auto take negative arcs");
   if (!(opts.delta >= 0))
     throw error(error_code::invalid_value, "delta must be positive (or 0 for automatic)");
   options o = opts;
-  if (o.algorithm == algorithm::automatic) o.algorithm = algorithm::delta_stepping;
+  if (o.algorithm == algorithm::automatic)
+    o.algorithm = negative ? algorithm::bellman_ford : algorithm::delta_stepping;
+  // Negative arcs: Bellman-Ford's bounded rounds (delta-stepping's buckets start at 0).
+  if (negative && o.algorithm == algorithm::bellman_ford)
+    return detail::bellman_ford_sssp(a, source, o);
   switch (o.algorithm) {
     case algorithm::delta_stepping:
       return detail::delta_stepping_sssp(a, source, o);

@@ -64,14 +64,18 @@ inline unsigned arc_pass_blocks(arc_index arcs) {
 //    it cannot be represented (see sssp.hpp); record v.
 //  - dist[u] + w == dist[v] with dist[u] < dist[v] is a tight arc that cannot close a cycle: u
 //    is a valid parent; atomicMin keeps the smallest such u, so the answer is deterministic.
+// With negative arcs (`rising_only` off) a tight arc may run downhill and tight cycles of zero
+// total weight may mix signs: every parent is adopted in rounds instead (below).
 template <class W>
 __global__ void tight_arcs(csr_view<W> a, const W* dist, vertex source, bool want_parents,
-                           unsigned long long* parent, unsigned long long* overflow_vertex) {
+                           bool rising_only, unsigned long long* parent,
+                           unsigned long long* overflow_vertex) {
   for_each_arc_of_reached_rows(a, dist, [&](vertex u, W du, vertex v, W w) {
     const W sum = saturating_add(du, w);
     const W dv = dist[v];
     if (sum == infinity<W>() && dv == infinity<W>()) atomicMin(overflow_vertex, v);
-    if (want_parents && v != source && dv != infinity<W>() && sum == dv && du < dv)
+    if (want_parents && rising_only && v != source && dv != infinity<W>() && sum == dv &&
+        du < dv)
       atomicMin(&parent[v], static_cast<unsigned long long>(u));
   });
 }
@@ -79,12 +83,13 @@ __global__ void tight_arcs(csr_view<W> a, const W* dist, vertex source, bool wan
 // Tight arcs between vertices of equal distance (zero weights, or a weight absorbed by float
 // rounding) can form cycles, so those vertices are adopted in rounds: a vertex without a parent
 // takes one from a neighbour that already has one (or is the source). A parent is always
-// adopted before its child, so the parent pointers form a tree.
+// adopted before its child, so the parent pointers form a tree. With negative arcs
+// (`any_tight`) every tight arc counts: a breadth-first tree over the tight arcs from the source.
 template <class W>
-__global__ void adopt_equal_distance(csr_view<W> a, const W* dist, vertex source,
+__global__ void adopt_equal_distance(csr_view<W> a, const W* dist, vertex source, bool any_tight,
                                      unsigned long long* parent, unsigned long long* adopted) {
   for_each_arc_of_reached_rows(a, dist, [&](vertex u, W du, vertex v, W w) {
-    if (v == source || dist[v] != du || saturating_add(du, w) != du) return;
+    if (v == source || saturating_add(du, w) != dist[v] || (!any_tight && dist[v] != du)) return;
     if (u != source && cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(parent[u])
                                .load(cuda::memory_order_relaxed) == no_parent)
       return;
@@ -105,8 +110,9 @@ void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
   if (opts.parents)
     TROPIC_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(unsigned long long), stream));
   const unsigned blocks = arc_pass_blocks(a.arcs());
-  tight_arcs<<<blocks, 256, 0, stream>>>(a.view(), distances, source, opts.parents, parent.data(),
-                                         overflow.data());
+  const bool negative = a.stats().has_negative_weight;
+  tight_arcs<<<blocks, 256, 0, stream>>>(a.view(), distances, source, opts.parents, !negative,
+                                         parent.data(), overflow.data());
   TROPIC_CUDA_CHECK(cudaGetLastError());
   if (opts.parents && a.arcs() > 0 && (a.stats().min_weight <= 0 || std::is_floating_point_v<W>)) {
     // Only graphs with zero weights (or float absorption) need adoption rounds; one round per
@@ -114,8 +120,8 @@ void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
     device_buffer<unsigned long long> adopted(1, stream);
     for (;;) {
       TROPIC_CUDA_CHECK(cudaMemsetAsync(adopted.data(), 0, sizeof(unsigned long long), stream));
-      adopt_equal_distance<<<blocks, 256, 0, stream>>>(a.view(), distances, source, parent.data(),
-                                                      adopted.data());
+      adopt_equal_distance<<<blocks, 256, 0, stream>>>(a.view(), distances, source, negative,
+                                                      parent.data(), adopted.data());
       TROPIC_CUDA_CHECK(cudaGetLastError());
       unsigned long long count = 0;
       TROPIC_CUDA_CHECK(cudaMemcpyAsync(&count, adopted.data(), sizeof count, cudaMemcpyDeviceToHost, stream));

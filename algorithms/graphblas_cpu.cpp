@@ -28,6 +28,14 @@
 // themselves, and a pass over the arcs after the solve throws error_code::overflow when a reached
 // vertex has an arc to an unreached one, i.e. when a true distance is not representable.
 //
+// Negative arcs (signed and float W): Bellman-Ford's rounds in the same algebra, as LAGraph's
+// LAGraph_BF_* do: Δ = ∞ (one bucket, AL = A), so each light round is r = B min.+ A over the
+// vertices the previous round improved. Round n improving anything proves a reachable negative
+// cycle (after round k, t is at most the lightest walk of k arcs; CLRS 24.1): the loop stops
+// there and throw_negative_cycle names a vertex on it. The overflow bound above assumes simple
+// paths; with negative arcs t holds walks of at most n arcs, bounded by (n + 1) times the
+// heaviest and the lightest weight, and the user-defined PLUS also clamps at W's lowest value.
+//
 // Parents: a breadth-first pass from the source over tight arcs (dist[u] + w == dist[v]), so the
 // tree is acyclic even with zero-weight cycles.
 //
@@ -153,6 +161,42 @@ void saturating_plus(void* z, const void* x, const void* y) {
   *static_cast<W*>(z) = (a > infinity<W>() - b) ? infinity<W>() : static_cast<W>(a + b);
 }
 
+// z = x + y clamped to [lowest, infinity<W>()] for signed integers with negative arcs.
+template <class W>
+void clamping_plus(void* z, const void* x, const void* y) {
+  constexpr W lowest = std::numeric_limits<W>::lowest();
+  const __int128 sum = __int128(*static_cast<const W*>(x)) + __int128(*static_cast<const W*>(y));
+  *static_cast<W*>(z) = sum >= __int128(infinity<W>()) ? infinity<W>()
+                        : sum <= __int128(lowest)      ? lowest
+                                                       : static_cast<W>(sum);
+}
+
+template <class W>
+bool has_negative_arc(const csr<W>& g) {
+  if constexpr (std::is_signed_v<W> || std::is_floating_point_v<W>) {
+    for (W w : g.weights)
+      if (w < W(0)) return true;
+  }
+  return false;
+}
+
+// With negative arcs: true when every walk of at most n + 1 arcs has a sum strictly inside W's
+// finite range, so the built-in MIN_PLUS neither wraps nor reaches infinity (see the header).
+template <class W>
+bool walk_sums_cannot_overflow(const csr<W>& g) {
+  long double heaviest = 0, lightest = 0;
+  for (W w : g.weights) {
+    heaviest = std::max(heaviest, static_cast<long double>(w));
+    lightest = std::min(lightest, static_cast<long double>(w));
+  }
+  const long double arcs = static_cast<long double>(g.n) + 1;
+  // Headroom for the long double product and for float rounding (k ulps over k terms).
+  const long double top = static_cast<long double>(std::numeric_limits<W>::max()) * (1 - 1e-3L);
+  const long double bottom =
+      static_cast<long double>(std::numeric_limits<W>::lowest()) * (1 - 1e-3L);
+  return arcs * heaviest < top && arcs * lightest > bottom;
+}
+
 // True when no sum t[u] + w(u, v) formed by the loop can reach infinity<W>() (see the header).
 template <class W>
 bool sums_cannot_overflow(const csr<W>& g) {
@@ -218,7 +262,8 @@ bool tight(W du, W w, W dv) {
   if constexpr (std::is_floating_point_v<W>) {
     return static_cast<W>(du + w) == dv;
   } else {
-    return w <= dv && du == static_cast<W>(dv - w);
+    W diff;  // dv - w, which a negative w could push past max()
+    return !__builtin_sub_overflow(dv, w, &diff) && du == diff;
   }
 }
 
@@ -274,6 +319,28 @@ void check_no_overflow(const csr<W>& g, const std::vector<W>& dist) {
   }
 }
 
+// After a solve with negative arcs: a negative self-loop at a reached vertex (GraphBLAS holds no
+// self-loops) is a negative cycle; a distance at W's lowest value (clamped) or -inf is not exact.
+template <class W>
+void check_negative_extremes(const csr<W>& g, vertex source, const std::vector<W>& dist) {
+  for (vertex u = 0; u < g.n; ++u) {
+    if (dist[u] == infinity<W>()) continue;
+    for (arc_index e = g.row_offsets[u]; e < g.row_offsets[u + 1]; ++e)
+      if (g.columns[e] == u && g.weights[e] < W(0))
+        throw_negative_cycle(g, source, "graphblas_cpu");
+    bool below = false;
+    if constexpr (std::is_floating_point_v<W>)
+      below = dist[u] == -infinity<W>();
+    else if constexpr (std::is_signed_v<W>)
+      below = dist[u] == std::numeric_limits<W>::lowest();
+    if (below)
+      throw error(error_code::overflow,
+                  "graphblas_cpu: the distance of vertex " + std::to_string(u) +
+                      " lies below what " + weight_type_name<W>() +
+                      " can hold; use a wider weight type (int64 or double)");
+  }
+}
+
 double elapsed_ms(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since)
       .count();
@@ -325,22 +392,25 @@ result<W> graphblas_cpu_sssp(const csr<W>& g, vertex source, const options& opts
   }
   // Δ and the overflow check read the graph, not the GraphBLAS matrix: setup, as the GPU path's
   // upload (device_matrix computes the same statistics there), not the solve.
-  double delta = opts.delta;
+  // Negative arcs: Bellman-Ford's rounds (one bucket), whatever Δ was asked for.
+  const bool negative = has_negative_arc(g);
+  double delta = negative ? std::numeric_limits<double>::infinity() : opts.delta;
   if (delta == 0) delta = choose_delta(compute_stats(g));
   if (!(delta > 0))
     throw error(error_code::invalid_value,
                 "graphblas_cpu: delta must be positive, got " + std::to_string(delta));
   out.stats.delta = delta;
   // Integer sums that could wrap get the saturating semiring (see the header).
-  const bool exact_fast_path = sums_cannot_overflow(g);
+  const bool exact_fast_path = negative ? walk_sums_cannot_overflow(g) : sums_cannot_overflow(g);
   out.stats.setup_milliseconds = elapsed_ms(start);
   start = std::chrono::steady_clock::now();
   grb_handle<GrB_BinaryOp> plus_op;
   grb_handle<GrB_Semiring> saturating;
   GrB_Semiring semiring = T::min_plus();
   if (!exact_fast_path && !std::is_floating_point_v<W>) {
-    graphblas_check(GrB_BinaryOp_new(plus_op.out(), &saturating_plus<W>, T::type(), T::type(),
-                                     T::type()),
+    graphblas_check(GrB_BinaryOp_new(plus_op.out(),
+                                     negative ? &clamping_plus<W> : &saturating_plus<W>,
+                                     T::type(), T::type(), T::type()),
                     "GrB_BinaryOp_new");
     graphblas_check(GrB_Semiring_new(saturating.out(), T::min_monoid(), plus_op.get()),
                     "GrB_Semiring_new");
@@ -445,6 +515,9 @@ result<W> graphblas_cpu_sssp(const csr<W>& g, vertex source, const options& opts
                         "GrB_vxm (light)");
         absorb(hi);
         frontier_size = nvals(frontier.get());
+        // Round n (Δ = ∞: one light round per Bellman-Ford round) still improved: a cycle.
+        if (negative && frontier_size > 0 && st.iterations >= n)
+          throw_negative_cycle(g, source, "graphblas_cpu");
       }
       // R<!S, replace> = R: what this light phase settled leaves R
       graphblas_check(GrB_Vector_apply(unsettled.get(), settled.get(), nullptr, T::identity(),
@@ -469,6 +542,7 @@ result<W> graphblas_cpu_sssp(const csr<W>& g, vertex source, const options& opts
   if (count != n)
     throw error(error_code::graphblas, "graphblas_cpu: the distance vector lost entries");
   if (!exact_fast_path) check_no_overflow(g, out.distances);
+  if (negative) check_negative_extremes(g, source, out.distances);
   if (opts.parents) out.parents = shortest_path_tree(g, source, out.distances);
   st.milliseconds = elapsed_ms(start);
   return out;

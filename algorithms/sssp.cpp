@@ -123,7 +123,23 @@ double choose_delta(const graph_stats& s) {
   return std::max(delta, std::numeric_limits<double>::min());
 }
 
+namespace {
+template <class W>
+bool has_negative_arc(const csr<W>& g) noexcept {
+  if constexpr (std::is_signed_v<W> || std::is_floating_point_v<W>) {
+    for (W w : g.weights)
+      if (w < W(0)) return true;
+  }
+  return false;
+}
+}  // namespace
+
 namespace detail {
+bool accepts_negative_weights(algorithm a) noexcept {
+  return a == algorithm::bellman_ford || a == algorithm::graphblas_cpu ||
+         a == algorithm::automatic;
+}
+
 template <class W>
 void check_sssp_arguments(const csr<W>& g, vertex source, algorithm a) {
   if (g.n == 0)
@@ -133,7 +149,7 @@ void check_sssp_arguments(const csr<W>& g, vertex source, algorithm a) {
                                                " is out of range: the graph has " +
                                                std::to_string(g.n) + " vertices (0-based)");
   if constexpr (std::is_signed_v<W> || std::is_floating_point_v<W>) {
-    require_non_negative(g, algorithm_name(a));
+    if (!accepts_negative_weights(a)) require_non_negative(g, algorithm_name(a));
   }
 }
 }  // namespace detail
@@ -141,10 +157,13 @@ void check_sssp_arguments(const csr<W>& g, vertex source, algorithm a) {
 template <class W>
 result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
   options resolved = opts;
-  if (resolved.algorithm == algorithm::automatic)
-    resolved.algorithm = (implemented(algorithm::delta_stepping) && gpu_available())
-                             ? algorithm::delta_stepping
-                             : algorithm::graphblas_cpu;
+  if (resolved.algorithm == algorithm::automatic) {
+    // Negative arcs: Bellman-Ford's rounds (delta-stepping's buckets assume weights >= 0).
+    const bool gpu = implemented(algorithm::delta_stepping) && gpu_available();
+    resolved.algorithm = !gpu                   ? algorithm::graphblas_cpu
+                         : has_negative_arc(g) ? algorithm::bellman_ford
+                                               : algorithm::delta_stepping;
+  }
   if (!implemented(resolved.algorithm)) parse_algorithm(algorithm_name(resolved.algorithm));
   if (!(resolved.delta >= 0))
     throw error(error_code::invalid_value,

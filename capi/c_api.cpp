@@ -139,6 +139,8 @@ int info_of(tropic::error_code code) {
     case error_code::cuda:
     case error_code::graphblas:
       return GrB_PANIC;
+    case error_code::negative_cycle:
+      return GrB_NO_VALUE;  // what LAGraph's Bellman-Ford variants return for one
   }
   return GrB_PANIC;
 }
@@ -332,7 +334,9 @@ tropic::algorithm algorithm_of(int a) {
                           " is not a tropic_algorithm value");
 }
 
-// delta: NULL, empty or 0 -> automatic (0); else the value, which must be >= 0.
+// delta: NULL, empty or 0 -> automatic (0); else the value, which must be >= 0 (negative or NaN:
+// GrB_INVALID_VALUE). Read as a double whatever the scalar's type, never cast to A's: 2.5 on an
+// int32 matrix is 2.5 (buckets [2.5k, 2.5(k+1)) of integers), where LAGraph would take 2.
 double delta_of(GrB_Scalar delta, const tropic_options* opts) {
   double d = 0;
   if (opts != nullptr && opts->delta != 0) {
@@ -446,7 +450,9 @@ extern "C" int tropic_read_matrix(GrB_Matrix* A, const char* path, GrB_Type type
     tropic::detail::ensure_graphblas();
     const bool known = with_weight_type(type, [&](auto w) {
       using W = decltype(w);
-      const tropic::csr<W> g = tropic::read_graph<W>(path);
+      tropic::read_options ro;
+      ro.allow_negative = true;  // signed types hold negative arcs; sssp takes them
+      const tropic::csr<W> g = tropic::read_graph<W>(path, ro);
       const GrB_Index n = g.n;
       const GrB_Index m = g.arcs();
       std::vector<GrB_Index> columns(g.columns.begin(), g.columns.end());

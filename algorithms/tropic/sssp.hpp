@@ -21,11 +21,12 @@ template <class W>
 class device_matrix;  // lib/tropic/device_matrix.hpp (GPU builds)
 
 enum class algorithm {
-  automatic,       // the GPU's delta_stepping when a device exists, else graphblas_cpu
-  dijkstra,        // CPU binary heap: the exact reference
+  automatic,       // the GPU's delta_stepping when a device exists, else graphblas_cpu; with a
+                   // negative arc, bellman_ford on the GPU, else graphblas_cpu
+  dijkstra,        // CPU binary heap: the exact reference (non-negative weights)
   delta_stepping,  // GPU, min-plus algebra with light/heavy masked views (Sridhar et al.)
-  bellman_ford,    // GPU, the same algebra with delta = infinity (one bucket)
-  graphblas_cpu,   // CPU, the same algebra on SuiteSparse:GraphBLAS
+  bellman_ford,    // GPU, the same algebra with delta = infinity (one bucket); negative arcs
+  graphblas_cpu,   // CPU, the same algebra on SuiteSparse:GraphBLAS; negative arcs
   adds,            // GPU, asynchronous dynamic delta-stepping worklist (Wang et al.)
   near_far,        // GPU, Davidson et al.
   workfront,       // GPU, Davidson et al.
@@ -92,6 +93,9 @@ double choose_delta(const graph_stats& s);
 
 // Host entry point: runs any algorithm. GPU algorithms upload the matrix first (the time goes to
 // stats.setup_milliseconds). Throws tropic::error on bad input; nothing is written on failure.
+// Negative arcs (signed and float W): bellman_ford, graphblas_cpu and automatic give exact
+// distances when no negative cycle is reachable and throw error_code::negative_cycle when one is
+// (after at most n rounds: never a hang); the other algorithms throw invalid_value.
 template <class W>
 result<W> sssp(const csr<W>& g, vertex source, const options& opts = {});
 
@@ -101,9 +105,20 @@ template <class W>
 result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts = {});
 #endif
 
-// The CPU reference, also reachable as sssp(..., {algorithm::dijkstra}).
+// The CPU reference, also reachable as sssp(..., {algorithm::dijkstra}). Non-negative weights.
 template <class W>
 result<W> dijkstra(const csr<W>& g, vertex source, bool parents = true);
+
+// The CPU reference for negative arcs: Bellman-Ford-Moore in rounds (algorithms/
+// bellman_ford_cpu.cpp). Throws error_code::negative_cycle, naming a vertex on the cycle, when
+// one is reachable from the source; an unreachable one changes nothing.
+template <class W>
+result<W> bellman_ford_cpu(const csr<W>& g, vertex source, bool parents = true);
+
+// The reference answer verify() is given: dijkstra, or bellman_ford_cpu when g has a negative
+// arc.
+template <class W>
+result<W> reference_sssp(const csr<W>& g, vertex source, bool parents = true);
 
 // Checks `got` against the reference distances `want` (exact for integers, 1e-5 relative for
 // floats), the reachable set, and, when got.parents is filled, that every parent p of v has an

@@ -85,17 +85,22 @@ typedef struct {
 } tropic_stats;
 
 /* Shortest-path lengths from `source` in the graph of the square matrix A (A(i,j): the arc
- * i -> j of weight A(i,j) >= 0; self-loops are ignored). *path_length becomes a new dense vector
- * of A's type; unreachable vertices hold INFINITY (FP32, FP64) or the type's maximum (INT32,
+ * i -> j of weight A(i,j); self-loops are ignored). Negative arcs (INT32, INT64, FP32, FP64) give
+ * exact distances when no negative cycle is reachable from `source` (auto runs Bellman-Ford);
+ * a reachable one returns GrB_NO_VALUE naming a vertex on it, after at most n rounds.
+ * *path_length becomes a new dense vector of A's type; unreachable vertices hold INFINITY (FP32, FP64) or the type's maximum (INT32,
  * INT64, UINT32, UINT64). `delta`: the bucket width (any numeric type; NULL, empty or 0 for
- * automatic; infinity for a single bucket, i.e. Bellman-Ford). On failure
+ * automatic; infinity for a single bucket, i.e. Bellman-Ford; read as a double, never cast to
+ * A's type; ignored with negative arcs, which take Bellman-Ford's single bucket). On failure
  * *path_length is NULL.
  *   GrB_NULL_POINTER        path_length or A is NULL
  *   GrB_NOT_IMPLEMENTED     A's type is not one of the six above, or the algorithm is missing
  *   GrB_DIMENSION_MISMATCH  A is not square
  *   GrB_INVALID_INDEX       source >= nrows(A)
- *   GrB_INVALID_VALUE       a negative weight, a negative or NaN delta, an empty graph, or a
+ *   GrB_INVALID_VALUE       a negative or NaN delta, an empty graph, a negative weight for an
+ *                           algorithm other than auto, bellman_ford and graphblas_cpu, or a
  *                           distance that does not fit A's type (use a wider type)
+ *   GrB_NO_VALUE            a negative-weight cycle is reachable from source
  *   GrB_OUT_OF_MEMORY       memory ran out (A is intact)
  */
 int tropic_sssp(GrB_Vector *path_length, GrB_Matrix A, GrB_Index source, GrB_Scalar delta,

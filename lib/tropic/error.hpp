@@ -18,6 +18,7 @@ enum class error_code {
   no_device,        // a GPU algorithm requested where no CUDA device exists
   cuda,             // a CUDA / cuSPARSE / CUB call failed
   graphblas,        // a SuiteSparse:GraphBLAS call failed
+  negative_cycle,   // a cycle of negative weight is reachable from the source: no shortest paths
 };
 
 class error : public std::runtime_error {

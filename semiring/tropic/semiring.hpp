@@ -31,8 +31,11 @@ TROPIC_HD W saturating_add(W a, W b) {
     constexpr W inf = std::numeric_limits<W>::max();
     if (a == inf || b == inf) return inf;
     if constexpr (std::is_signed_v<W>) {
-      // Operands of min-plus over non-negative weights are >= 0; a negative operand (Bellman-Ford
-      // with negative arcs) cannot overflow upwards with the other one non-negative.
+      // A negative operand (Bellman-Ford with negative arcs) cannot overflow upwards with the
+      // other one non-negative; two negative ones clamp at lowest() instead of wrapping (only a
+      // negative cycle's rounds, or a distance W cannot hold, go that low).
+      constexpr W lowest = std::numeric_limits<W>::lowest();
+      if (a < 0 && b < 0) return a < lowest - b ? lowest : W(a + b);
       if (a < 0 || b < 0) return a + b;
     }
     U s = U(a) + U(b);
@@ -44,6 +47,10 @@ TROPIC_HD W saturating_add(W a, W b) {
 namespace detail {
 // atomicMin for every weight type. Floats go through the order-preserving integer view: for
 // x >= 0 the IEEE bits compare like signed integers, for x < 0 reversed like unsigned ones.
+// Mixed signs order right too (negative distances, Bellman-Ford with negative arcs): a v < 0
+// takes atomicMax over unsigned bits, where every negative float (sign bit set) lies above every
+// non-negative one and a more negative one above a less negative one; a v >= 0 takes atomicMin
+// over signed bits, where every negative float is a negative integer and stays.
 // -0.0 is canonicalised to +0.0 first, or its bit pattern (the sign bit alone) would order below
 // every positive value as a signed integer.
 __device__ __forceinline__ float atomic_min(float* p, float v) {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "../algorithms/negative_graphs.hpp"
 #include "random_graphs.hpp"
 #include "tropic/csr.hpp"
 #include "tropic/detail/graphblas_session.hpp"
@@ -186,7 +187,7 @@ void check_against_dijkstra(const csr<W>& g, GrB_Matrix a, vertex s, GrB_Scalar 
   result<W> got;
   got.distances = values_of<W>(d.v);
   got.parents = parents_of(p.v);
-  const auto want = dijkstra(g, s, false).distances;
+  const auto want = reference_sssp(g, s, false).distances;  // Bellman-Ford with negative arcs
   CHECK(verify(g, s, want, got) == "");
   CHECK(std::strlen(st.algorithm) > 0);
   CHECK(st.delta > 0);
@@ -321,17 +322,25 @@ TEST_SUITE("c_api") {
       CHECK(tropic_read_matrix(&m, "/nonexistent", GrB_BOOL, msg) == GrB_NOT_IMPLEMENTED);
       CHECK(m == nullptr);
     }
-    SUBCASE("negative weights") {
+    SUBCASE("negative weights: accepted by auto, refused by dijkstra; a cycle is GrB_NO_VALUE") {
       matrix_guard i, f;
       REQUIRE(GrB_Matrix_new(&i.a, GrB_INT32, 3, 3) == GrB_SUCCESS);
       REQUIRE(GrB_Matrix_setElement_INT32(i.a, 2, 0, 1) == GrB_SUCCESS);
       REQUIRE(GrB_Matrix_setElement_INT32(i.a, -1, 1, 2) == GrB_SUCCESS);
       REQUIRE(GrB_Matrix_wait(i.a, GrB_MATERIALIZE) == GrB_SUCCESS);
-      call_expect(GrB_INVALID_VALUE, i.a, 0, nullptr, nullptr);
+      call_expect(GrB_SUCCESS, i.a, 0, nullptr, nullptr);
+      tropic_options dij = {};
+      dij.algorithm = TROPIC_DIJKSTRA;
+      call_expect(GrB_INVALID_VALUE, i.a, 0, nullptr, &dij);
+      // 2 -> 1 of weight -1 closes 1 -> 2 -> 1 at -2: reachable from 0, not from 2's side only.
+      REQUIRE(GrB_Matrix_setElement_INT32(i.a, -1, 2, 1) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_wait(i.a, GrB_MATERIALIZE) == GrB_SUCCESS);
+      call_expect(GrB_NO_VALUE, i.a, 0, nullptr, nullptr);
       REQUIRE(GrB_Matrix_new(&f.a, GrB_FP64, 3, 3) == GrB_SUCCESS);
       REQUIRE(GrB_Matrix_setElement_FP64(f.a, -0.5, 2, 1) == GrB_SUCCESS);
       REQUIRE(GrB_Matrix_wait(f.a, GrB_MATERIALIZE) == GrB_SUCCESS);
-      call_expect(GrB_INVALID_VALUE, f.a, 0, nullptr, nullptr);
+      call_expect(GrB_SUCCESS, f.a, 0, nullptr, nullptr);
+      call_expect(GrB_INVALID_VALUE, f.a, 0, nullptr, &dij);
     }
     SUBCASE("a distance that does not fit the type") {
       matrix_guard o;
@@ -748,6 +757,231 @@ TEST_SUITE("c_api") {
         REQUIRE(GrB_Matrix_setElement_FP64(a.a, 1.0, 0, n - 1) == GrB_SUCCESS);
         REQUIRE(GrB_Matrix_wait(a.a, GrB_MATERIALIZE) == GrB_SUCCESS);
         call_expect(GrB_NOT_IMPLEMENTED, a.a, 0, nullptr, nullptr);
+  // The rows of README.md's parity table with LAGr_SingleSourceShortestPath, one SUBCASE each.
+  TEST_CASE("parity with LAGr_SingleSourceShortestPath: every row of the README table") {
+    detail::ensure_graphblas();
+    char msg[TROPIC_MSG_LEN];
+    tropic_options cpu = {};
+    cpu.algorithm = TROPIC_GRAPHBLAS_CPU;
+    const auto gi = testing::random_test_graph<std::int32_t>(41, testing::test_graph_kind::grid);
+    matrix_guard ai;
+    ai.a = matrix_of(gi);
+    auto delta_used = [&](GrB_Matrix a, GrB_Scalar delta, const tropic_options* o) {
+      vector_guard d;
+      tropic_stats st;
+      REQUIRE(tropic_sssp_ext(&d.v, nullptr, &st, a, 0, delta, o, msg) == GrB_SUCCESS);
+      return st.delta;
+    };
+
+    SUBCASE("Delta NULL, empty or zero: tropic's automatic Delta") {
+      GrB_Scalar s = nullptr;
+      REQUIRE(GrB_Scalar_new(&s, GrB_FP64) == GrB_SUCCESS);
+      const double automatic = delta_used(ai.a, nullptr, &cpu);
+      CHECK(automatic > 0);
+      CHECK(delta_used(ai.a, s, &cpu) == automatic);  // empty
+      REQUIRE(GrB_Scalar_setElement_FP64(s, 0.0) == GrB_SUCCESS);
+      CHECK(delta_used(ai.a, s, &cpu) == automatic);  // zero: LAGraph would never return
+      check_against_dijkstra(gi, ai.a, 0, s, &cpu);
+      check_against_dijkstra(gi, ai.a, 0, s, nullptr);
+      GrB_Scalar_free(&s);
+    }
+    SUBCASE("Delta negative or NaN: GrB_INVALID_VALUE") {
+      GrB_Scalar s = nullptr;
+      REQUIRE(GrB_Scalar_new(&s, GrB_INT32) == GrB_SUCCESS);
+      REQUIRE(GrB_Scalar_setElement_INT32(s, -2) == GrB_SUCCESS);
+      call_expect(GrB_INVALID_VALUE, ai.a, 0, s, nullptr);
+      call_expect(GrB_INVALID_VALUE, ai.a, 0, s, &cpu);
+      GrB_Scalar_free(&s);
+      REQUIRE(GrB_Scalar_new(&s, GrB_FP32) == GrB_SUCCESS);
+      REQUIRE(GrB_Scalar_setElement_FP32(s, std::nanf("")) == GrB_SUCCESS);
+      call_expect(GrB_INVALID_VALUE, ai.a, 0, s, &cpu);
+      GrB_Scalar_free(&s);
+    }
+    SUBCASE("Delta fractional on an integer matrix: read as a double, never cast to A's type") {
+      GrB_Scalar s = nullptr;
+      REQUIRE(GrB_Scalar_new(&s, GrB_FP64) == GrB_SUCCESS);
+      for (double delta : {2.5, 0.5}) {  // LAGraph: 2 and 0 (which never returns)
+        CAPTURE(delta);
+        REQUIRE(GrB_Scalar_setElement_FP64(s, delta) == GrB_SUCCESS);
+        CHECK(delta_used(ai.a, s, &cpu) == delta);
+        check_against_dijkstra(gi, ai.a, 0, s, &cpu);
+        check_against_dijkstra(gi, ai.a, 0, s, nullptr);
+      }
+      GrB_Scalar_free(&s);
+    }
+    SUBCASE("each element type: the six tropic takes, the rest GrB_NOT_IMPLEMENTED") {
+      check_type<std::uint32_t>(2, 4001);
+      check_type<std::int32_t>(2, 4101);
+      check_type<std::uint64_t>(2, 4201);
+      check_type<std::int64_t>(2, 4301);
+      check_type<float>(2, 4401);
+      check_type<double>(2, 4501);
+      matrix_guard b;
+      REQUIRE(GrB_Matrix_new(&b.a, GrB_INT16, 2, 2) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_INT32(b.a, 1, 0, 1) == GrB_SUCCESS);
+      call_expect(GrB_NOT_IMPLEMENTED, b.a, 0, nullptr, nullptr);
+    }
+    SUBCASE("stored by column, iso-valued, hypersparse: same answer, A as it was") {
+      matrix_guard c;
+      c.a = matrix_of(gi);
+      REQUIRE(GxB_Matrix_Option_set_INT32(c.a, GxB_FORMAT, GxB_BY_COL) == GrB_SUCCESS);
+      REQUIRE(GxB_Matrix_Option_set_INT32(c.a, GxB_SPARSITY_CONTROL, GxB_HYPERSPARSE) ==
+              GrB_SUCCESS);
+      check_against_dijkstra(gi, c.a, 0, nullptr, &cpu);
+      check_against_dijkstra(gi, c.a, 0, nullptr, nullptr);
+      // iso: every arc weight 3
+      csr<std::int32_t> iso = gi;
+      std::fill(iso.weights.begin(), iso.weights.end(), 3);
+      matrix_guard j;
+      j.a = matrix_of(iso);
+      CHECK(snapshot(j.a).iso);
+      check_against_dijkstra(iso, j.a, 0, nullptr, &cpu);
+      check_against_dijkstra(iso, j.a, 0, nullptr, nullptr);
+    }
+    SUBCASE("pending work (pending tuples, zombies): finished by tropic, the answer exact") {
+      matrix_guard p;
+      REQUIRE(GrB_Matrix_new(&p.a, GrB_INT32, gi.n, gi.n) == GrB_SUCCESS);
+      for (vertex u = 0; u < gi.n; ++u)
+        for (arc_index e = gi.row_offsets[u]; e < gi.row_offsets[u + 1]; ++e)
+          if (gi.columns[e] != u)
+            REQUIRE(GrB_Matrix_setElement_INT32(p.a, gi.weights[e], u, gi.columns[e]) ==
+                    GrB_SUCCESS);
+      // A zombie: an entry deleted without a wait (GraphBLAS leaves setElement's tuples and
+      // removeElement's zombies pending until a wait or a method that needs them).
+      REQUIRE(GrB_Matrix_removeElement(p.a, gi.n - 1, gi.n - 2) == GrB_SUCCESS);
+      // the graph as it now is: the lightest of parallel arcs (setElement keeps the last one)
+      GrB_Index nvals = 0;
+      REQUIRE(GrB_Matrix_nvals(&nvals, p.a) == GrB_SUCCESS);
+      std::vector<GrB_Index> I(nvals), J(nvals);
+      std::vector<std::int32_t> X(nvals);
+      REQUIRE(GrB_Matrix_extractTuples_INT32(I.data(), J.data(), X.data(), &nvals, p.a) ==
+              GrB_SUCCESS);
+      arc_list<std::int32_t> arcs;
+      arcs.n = gi.n;
+      for (GrB_Index k = 0; k < nvals; ++k)
+        arcs.push_back(static_cast<vertex>(I[k]), static_cast<vertex>(J[k]), X[k]);
+      const csr<std::int32_t> g = build_csr(arcs);
+      // Pending work again (extractTuples finished it): tropic must finish it itself.
+      REQUIRE(GrB_Matrix_setElement_INT32(p.a, 7, 0, gi.n - 1) == GrB_SUCCESS);
+      arcs.push_back(0, gi.n - 1, 7);
+      const csr<std::int32_t> g2 = build_csr(arcs, {duplicate_policy::keep_last});
+      vector_guard d;
+      REQUIRE(tropic_sssp(&d.v, p.a, 0, nullptr, msg) == GrB_SUCCESS);
+      CHECK(values_of<std::int32_t>(d.v) == dijkstra(g2, 0, false).distances);
+      CHECK(g.n == g2.n);
+    }
+    SUBCASE("the unreachable value: INFINITY for FP32/FP64, the type's maximum for integers") {
+      auto unreachable = [&](auto w) {
+        using W = decltype(w);
+        csr<W> g;  // 0 -> 1, and 2 cut off
+        g.n = 3;
+        g.row_offsets = {0, 1, 1, 1};
+        g.columns = {1};
+        g.weights = {W(4)};
+        matrix_guard a;
+        a.a = matrix_of(g);
+        vector_guard d;
+        REQUIRE(tropic_sssp(&d.v, a.a, 0, nullptr, msg) == GrB_SUCCESS);
+        const auto x = values_of<W>(d.v);
+        CHECK(x[0] == W(0));
+        CHECK(x[1] == W(4));
+        if constexpr (std::is_floating_point_v<W>)
+          CHECK((std::isinf(x[2]) && x[2] > 0));
+        else
+          CHECK(x[2] == std::numeric_limits<W>::max());
+      };
+      unreachable(std::uint32_t{});
+      unreachable(std::int32_t{});
+      unreachable(std::uint64_t{});
+      unreachable(std::int64_t{});
+      unreachable(float{});
+      unreachable(double{});
+    }
+    SUBCASE("the output: a new dense vector of A's type, n entries, unreachable ones included") {
+      matrix_guard a;
+      csr<double> g;
+      g.n = 4;
+      g.row_offsets = {0, 1, 1, 1, 1};
+      g.columns = {1};
+      g.weights = {0.5};
+      a.a = matrix_of(g);
+      vector_guard d;
+      REQUIRE(tropic_sssp(&d.v, a.a, 0, nullptr, msg) == GrB_SUCCESS);
+      GrB_Index n = 0, k = 0;
+      REQUIRE(GrB_Vector_size(&n, d.v) == GrB_SUCCESS);
+      REQUIRE(GrB_Vector_nvals(&k, d.v) == GrB_SUCCESS);
+      CHECK(n == 4);
+      CHECK(k == 4);
+      GrB_Type t = nullptr;
+      REQUIRE(GxB_Vector_type(&t, d.v) == GrB_SUCCESS);
+      CHECK(t == GrB_FP64);
+      int32_t sparsity = 0;  // LAGraph's is bitmap with every entry present; ours full
+      REQUIRE(GxB_Vector_Option_get_INT32(d.v, GxB_SPARSITY_STATUS, &sparsity) == GrB_SUCCESS);
+      CHECK(sparsity == GxB_FULL);
+    }
+    SUBCASE("negative arcs, every signed type: exact, whatever Delta; unsigned types unchanged") {
+      GrB_Scalar s = nullptr;
+      REQUIRE(GrB_Scalar_new(&s, GrB_FP64) == GrB_SUCCESS);
+      REQUIRE(GrB_Scalar_setElement_FP64(s, 2.5) == GrB_SUCCESS);
+      auto signed_type = [&](auto w) {
+        using W = decltype(w);
+        for (const auto& c : testing::test_graph_cases(8, 4601)) {
+          const auto k = testing::reweighted_case<W>(c);
+          if (k.g.n == 0) continue;
+          CAPTURE(k.name);
+          matrix_guard a;
+          a.a = matrix_of(k.g);
+          check_against_dijkstra(k.g, a.a, k.source, nullptr, nullptr);  // the reference
+          check_against_dijkstra(k.g, a.a, k.source, s, &cpu);
+          vector_guard d;
+          REQUIRE(tropic_sssp(&d.v, a.a, k.source, s, msg) == GrB_SUCCESS);
+          // k.want: the distances known through potentials, without any Bellman-Ford
+          CHECK(values_of<W>(d.v) == k.want);
+        }
+      };
+      signed_type(std::int32_t{});
+      signed_type(std::int64_t{});
+      signed_type(float{});
+      signed_type(double{});
+      GrB_Scalar_free(&s);
+      // Self-loops: dropped from tropic's copy, a negative one too (LAGraph would loop on it).
+      matrix_guard l;
+      REQUIRE(GrB_Matrix_new(&l.a, GrB_INT32, 3, 3) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_INT32(l.a, 4, 0, 1) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_INT32(l.a, -2, 1, 1) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_setElement_INT32(l.a, -3, 1, 2) == GrB_SUCCESS);
+      REQUIRE(GrB_Matrix_wait(l.a, GrB_MATERIALIZE) == GrB_SUCCESS);
+      call_expect(GrB_SUCCESS, l.a, 0, nullptr, nullptr);
+      vector_guard d;
+      REQUIRE(tropic_sssp(&d.v, l.a, 0, nullptr, msg) == GrB_SUCCESS);
+      CHECK(values_of<std::int32_t>(d.v) == std::vector<std::int32_t>{0, 4, 1});
+      check_type<std::uint32_t>(2, 4701);
+      check_type<std::uint64_t>(2, 4801);
+    }
+    SUBCASE("a reachable negative cycle: GrB_NO_VALUE naming a vertex on it; unreachable: exact") {
+      for (const auto& c : testing::test_graph_cases(8, 4901)) {
+        const auto base = testing::reweighted_case<std::int64_t>(c);
+        if (base.g.n < 2) continue;
+        const auto hit = testing::with_planted_cycle(base, 3, true);
+        CAPTURE(hit.name);
+        matrix_guard a;
+        a.a = matrix_of(hit.g);
+        for (const tropic_options* o : {static_cast<const tropic_options*>(nullptr),
+                                        static_cast<const tropic_options*>(&cpu)}) {
+          call_expect(GrB_NO_VALUE, a.a, hit.source, nullptr, o);
+          vector_guard d;
+          REQUIRE(tropic_sssp_ext(&d.v, nullptr, nullptr, a.a, hit.source, nullptr, o, msg) ==
+                  GrB_NO_VALUE);
+          INFO(msg);
+          CHECK(std::find(hit.cycle.begin(), hit.cycle.end(), testing::named_cycle_vertex(msg)) !=
+                hit.cycle.end());
+        }
+        const auto miss = testing::with_planted_cycle(base, 3, false);
+        matrix_guard m;
+        m.a = matrix_of(miss.g);
+        vector_guard d;
+        REQUIRE(tropic_sssp(&d.v, m.a, miss.source, nullptr, msg) == GrB_SUCCESS);
+        CHECK(values_of<std::int64_t>(d.v) == miss.want);
       }
     }
   }

@@ -22,6 +22,11 @@ template <class W>
 result<W> delta_stepping_configured(const device_matrix<W>& a, vertex source, const options& opts,
                                     const closure_limits& closure, const descriptor& desc);
 
+// algorithms/bellman_ford.cu: Bellman-Ford's rounds with negative arcs (push only, every
+// improved vertex in the frontier, at most n rounds; a reachable negative cycle throws
+// error_code::negative_cycle naming a vertex on it).
+template <class W>
+result<W> bellman_ford_sssp(const device_matrix<W>& a, vertex source, const options& opts);
 // algorithms/adds.cu: asynchronous dynamic delta-stepping (Wang et al., PPoPP'21).
 template <class W>
 result<W> adds_sssp(const device_matrix<W>& a, vertex source, const options& opts);
