@@ -73,6 +73,15 @@ separate_arguments(flags UNIX_COMMAND "${flags}")
 step("pkg-config libdir" ${PKG_CONFIG} --variable=libdir tropic)
 string(STRIP "${step_output}" libdir)
 file(MAKE_DIRECTORY ${WORK_DIR}/pkg-config)
+# Every installed header stands alone with only these flags (tropic.h in C too).
+foreach(header IN LISTS headers)
+  file(WRITE ${WORK_DIR}/pkg-config/header.cpp "#include <${header}>\n")
+  step("compile ${header} alone" ${CXX_COMPILER} -std=c++17 -fsyntax-only ${flags}
+    ${WORK_DIR}/pkg-config/header.cpp)
+endforeach()
+file(WRITE ${WORK_DIR}/pkg-config/header.c "#include <tropic/tropic.h>\n")
+step("compile tropic/tropic.h alone as C99" ${C_COMPILER} -std=c99 -fsyntax-only ${flags}
+  ${WORK_DIR}/pkg-config/header.c)
 step("cc swap_in.c" ${C_COMPILER} -std=c99 ${SOURCE_DIR}/examples/swap_in.c -o
   ${WORK_DIR}/pkg-config/swap_in ${flags} -Wl,-rpath,${libdir})
 step("run swap_in (pkg-config)" ${WORK_DIR}/pkg-config/swap_in ${GRAPH})
