@@ -782,7 +782,8 @@ class graph_bench {
     }
     tropic_options o = {};
     o.algorithm = c_algorithm(alg.alg);
-    tropic_stats st;
+    tropic_stats st = {};
+    st.struct_size = sizeof st;
     char msg[TROPIC_MSG_LEN] = "";
     detail::grb_handle<GrB_Vector> d;
     run_result out;

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -353,6 +354,18 @@ double delta_of(GrB_Scalar delta, const tropic_options* opts) {
   return d;
 }
 
+// tropic_stats as first shipped with struct_size (it ends at output_milliseconds): every caller
+// that sets struct_size knows at least these fields, so a smaller value is a mistake.
+constexpr std::size_t stats_first_size =
+    offsetof(tropic_stats, output_milliseconds) + sizeof(double);
+
+// Hands `all` to the caller's stats, only as far as the caller's struct_size reaches: a program
+// built against an older, shorter tropic_stats gets its fields and nothing is written past them.
+void write_stats(tropic_stats* stats, tropic_stats all) {
+  all.struct_size = stats->struct_size;
+  std::memcpy(stats, &all, std::min(stats->struct_size, sizeof all));
+}
+
 }  // namespace
 
 extern "C" int tropic_sssp_ext(GrB_Vector* path_length, GrB_Vector* parents, tropic_stats* stats,
@@ -363,6 +376,11 @@ extern "C" int tropic_sssp_ext(GrB_Vector* path_length, GrB_Vector* parents, tro
   return guarded(msg, [&] {
     if (path_length == nullptr) throw grb_failure{GrB_NULL_POINTER, "path_length is NULL"};
     if (A == nullptr) throw grb_failure{GrB_NULL_POINTER, "the matrix A is NULL"};
+    if (stats != nullptr && stats->struct_size < stats_first_size)
+      throw grb_failure{GrB_INVALID_VALUE,
+                        "stats->struct_size is " + std::to_string(stats->struct_size) +
+                            ": set it to sizeof(tropic_stats) (" +
+                            std::to_string(sizeof(tropic_stats)) + ")"};
     tropic::detail::ensure_graphblas();
     GrB_Type type = nullptr;
     grb(GxB_Matrix_type(&type, A), "GxB_Matrix_type");
@@ -401,22 +419,23 @@ extern "C" int tropic_sssp_ext(GrB_Vector* path_length, GrB_Vector* parents, tro
       if (parents != nullptr) p = grb_handle<GrB_Vector>(dense_vector(GrB_INT64, r.parents));
       const double output_ms = since_ms(start);
       if (stats != nullptr) {
-        std::memset(stats, 0, sizeof *stats);
-        std::snprintf(stats->algorithm, sizeof stats->algorithm, "%s", r.stats.algorithm.c_str());
-        stats->delta = r.stats.delta;
-        stats->buckets = r.stats.buckets;
-        stats->iterations = r.stats.iterations;
-        stats->vertices_relaxed = r.stats.vertices_relaxed;
-        stats->arcs_relaxed = r.stats.arcs_relaxed;
-        stats->milliseconds = r.stats.milliseconds;
-        stats->setup_milliseconds = r.stats.setup_milliseconds;
-        stats->interop_milliseconds =
+        tropic_stats all = {};
+        std::snprintf(all.algorithm, sizeof all.algorithm, "%s", r.stats.algorithm.c_str());
+        all.delta = r.stats.delta;
+        all.buckets = r.stats.buckets;
+        all.iterations = r.stats.iterations;
+        all.vertices_relaxed = r.stats.vertices_relaxed;
+        all.arcs_relaxed = r.stats.arcs_relaxed;
+        all.milliseconds = r.stats.milliseconds;
+        all.setup_milliseconds = r.stats.setup_milliseconds;
+        all.interop_milliseconds =
             conversion.unpack_ms + conversion.copy_ms + conversion.pack_ms + output_ms;
-        stats->unpack_milliseconds = conversion.unpack_ms;
-        stats->copy_milliseconds = conversion.copy_ms;
-        stats->pack_milliseconds = conversion.pack_ms;
-        stats->sssp_milliseconds = sssp_ms;
-        stats->output_milliseconds = output_ms;
+        all.unpack_milliseconds = conversion.unpack_ms;
+        all.copy_milliseconds = conversion.copy_ms;
+        all.pack_milliseconds = conversion.pack_ms;
+        all.sssp_milliseconds = sssp_ms;
+        all.output_milliseconds = output_ms;
+        write_stats(stats, all);
       }
       // Nothing can fail past this point: hand both vectors over together.
       *path_length = d.release();

@@ -8,8 +8,11 @@
 # those in tropic/detail/, which stay internal like everything else in <folder>. In the build
 # tree they are seen through a view, ${PROJECT_BINARY_DIR}/include/<target>/tropic/, of links to
 # the sources (copies where links fail): that view, not <folder>, is the public include folder,
-# so the build tree sees what an install sees. They install into include/tropic/.
+# so the build tree sees what an install sees. They install into include/tropic/, but for those a
+# CPU-only build cannot compile (a GPU_ONLY layer's, device memory and matrix): an installed
+# header always compiles in the build it came from.
 function(tropic_public_headers target folder)
+  cmake_parse_arguments(arg "GPU_ONLY" "" "" ${ARGN})
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${folder}/tropic
     ${folder}/tropic/*.hpp ${folder}/tropic/*.h ${folder}/tropic/*.cuh)
   list(FILTER headers EXCLUDE REGEX "^detail/")
@@ -20,8 +23,16 @@ function(tropic_public_headers target folder)
     get_filename_component(subfolder ${header} DIRECTORY)
     file(MAKE_DIRECTORY ${view}/tropic/${subfolder})
     file(CREATE_LINK ${folder}/tropic/${header} ${view}/tropic/${header} SYMBOLIC COPY_ON_ERROR)
-    install(FILES ${folder}/tropic/${header}
-      DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tropic/${subfolder})
+    set(needs_cuda ${arg_GPU_ONLY})
+    if(NOT needs_cuda)
+      file(READ ${folder}/tropic/${header} text)
+      string(REGEX MATCH "needs a CUDA build|#include [<\"](cuda_runtime|tropic/device_m)" needs_cuda
+        "${text}")
+    endif()
+    if(TROPIC_HAVE_CUDA OR NOT needs_cuda)
+      install(FILES ${folder}/tropic/${header}
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tropic/${subfolder})
+    endif()
   endforeach()
   get_target_property(type ${target} TYPE)
   set(scope PUBLIC)
@@ -53,14 +64,21 @@ function(tropic_layer target folder)
     target_include_directories(${target} PRIVATE ${folder})
     target_link_libraries(${target} PUBLIC ${arg_DEPENDS}
       PRIVATE $<BUILD_INTERFACE:tropic_warnings>)
-    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    # Static by default; shared (BUILD_SHARED_LIBS=ON) as libtropic_<layer>.so.<major>, each
+    # finding the layers below beside itself once installed ($ORIGIN).
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON
+      VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR} INSTALL_RPATH "$ORIGIN")
     if(TROPIC_HAVE_CUDA)
       set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
     endif()
   endif()
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${arg_EXPORT_NAME})
   add_library(tropic::${arg_EXPORT_NAME} ALIAS ${target})
-  tropic_public_headers(${target} ${folder})
+  if(arg_GPU_ONLY)
+    tropic_public_headers(${target} ${folder} GPU_ONLY)
+  else()
+    tropic_public_headers(${target} ${folder})
+  endif()
 endfunction()
 
 # tropic_forward_headers(<target> <folder> <header>...)

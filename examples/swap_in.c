@@ -12,8 +12,9 @@ int main(int argc, char **argv) {
   GrB_Vector cpu = NULL, fast = NULL;
   GrB_Index source = argc > 2 ? (GrB_Index)strtoull(argv[2], NULL, 10) : 0, n = 0, i;
   tropic_options lagraph_way = {0};
-  tropic_stats st;
+  tropic_stats st = {0};
   int ok = 1;
+  st.struct_size = sizeof st; /* so that a newer libtropic writes only the fields we know */
   if (argc < 2) return fprintf(stderr, "usage: %s graph.mtx [source]\n", argv[0]), 1;
   GrB_init(GrB_NONBLOCKING);
   if (tropic_read_matrix(&A, argv[1], GrB_FP64, msg) != 0) return fprintf(stderr, "%s\n", msg), 1;

@@ -3,7 +3,7 @@
 # Used by the README's quick start and by .ci/run, so both stay in step.
 #   --bench   also python3-matplotlib, for bench/plot.py (CI does not need it)
 set -euo pipefail
-packages=(cmake g++ make doctest-dev libgraphblas-dev zlib1g-dev)
+packages=(cmake g++ make pkg-config doctest-dev libgraphblas-dev zlib1g-dev)
 for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(python3-matplotlib) ;;

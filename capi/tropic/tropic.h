@@ -16,6 +16,8 @@
 #ifndef TROPIC_TROPIC_H
 #define TROPIC_TROPIC_H
 
+#include "tropic/version.h"
+
 #ifdef __cplusplus
 /* GraphBLAS 7.4's header has no extern "C" of its own: C++ adds it, after the C++ headers the
  * header pulls in (templates cannot have C linkage). */
@@ -32,6 +34,7 @@ extern "C" {
 #include <GraphBLAS.h>
 #endif
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define TROPIC_MSG_LEN 256
@@ -61,7 +64,14 @@ typedef struct {
   int device;    /* CUDA device ordinal for GPU algorithms */
 } tropic_options;
 
+/* Statistics of one call. The struct may grow at its end in later versions: zero-initialise it
+ * and set struct_size, `tropic_stats st = {0}; st.struct_size = sizeof st;`, so that a program
+ * built against this header keeps working with a newer library (which writes only the fields
+ * that fit in struct_size) and a newer program with this library (which leaves the fields it
+ * does not know at zero). tropic_sssp_ext fails with GrB_INVALID_VALUE when struct_size is
+ * smaller than this first layout. */
 typedef struct {
+  size_t struct_size;        /* set by the caller: sizeof(tropic_stats) as the caller knows it */
   char algorithm[32];        /* the algorithm that ran ("graphblas_cpu", "delta_stepping", ...) */
   double delta;              /* the bucket width used */
   uint64_t buckets;          /* non-empty buckets processed */
@@ -108,10 +118,14 @@ int tropic_sssp(GrB_Vector *path_length, GrB_Matrix A, GrB_Index source, GrB_Sca
 
 /* tropic_sssp with an algorithm choice (opts may be NULL), a shortest-path tree (parents may be
  * NULL; else *parents becomes a dense GrB_INT64 vector, -1 for the source and unreachable
- * vertices) and statistics (stats may be NULL). */
+ * vertices) and statistics (stats may be NULL; else its struct_size must be set, see above). */
 int tropic_sssp_ext(GrB_Vector *path_length, GrB_Vector *parents, tropic_stats *stats,
                     GrB_Matrix A, GrB_Index source, GrB_Scalar delta,
                     const tropic_options *opts, char *msg);
+
+/* The library's version, as built (TROPIC_VERSION_* in tropic/version.h are the header's): any
+ * of the pointers may be NULL. */
+void tropic_version(int *major_version, int *minor_version, int *patch_version);
 
 /* Reads a graph file (Matrix Market, DIMACS .gr, SNAP edge list, Galois .gr; gzip too) into a
  * new n-by-n matrix of `type` (one of the six above): A(u,v) = weight of u -> v, parallel arcs

@@ -109,7 +109,8 @@ void brutal(const char* name, const tropic::csr<W>& g, GrB_Matrix a, tropic::ver
   for (long n = 0;; ++n) {
     GrB_Vector d = nullptr, p = nullptr;
     char msg[TROPIC_MSG_LEN];
-    tropic_stats st;
+    tropic_stats st = {};
+    st.struct_size = sizeof st;
     const long live_before = live.load();
     allowance = n;
     const int info = tropic_sssp_ext(&d, with_parents ? &p : nullptr, &st, a, source, delta,

@@ -150,7 +150,8 @@ int call_expect(int want, GrB_Matrix a, GrB_Index source, GrB_Scalar delta,
   GrB_Vector d = reinterpret_cast<GrB_Vector>(0x1), p = reinterpret_cast<GrB_Vector>(0x1);
   char msg[TROPIC_MSG_LEN];
   std::memset(msg, 'x', sizeof msg);
-  tropic_stats st;
+  tropic_stats st = {};
+  st.struct_size = sizeof st;
   const int info = tropic_sssp_ext(&d, with_parents ? &p : nullptr, &st, a, source, delta, opts,
                                    msg);
   CHECK(info == want);
@@ -176,7 +177,8 @@ void check_against_dijkstra(const csr<W>& g, GrB_Matrix a, vertex s, GrB_Scalar 
                             const tropic_options* opts) {
   const snapshot before(a);
   vector_guard d, p;
-  tropic_stats st;
+  tropic_stats st = {};
+  st.struct_size = sizeof st;
   char msg[TROPIC_MSG_LEN];
   const int info = tropic_sssp_ext(&d.v, &p.v, &st, a, s, delta, opts, msg);
   INFO("message: " << msg);
@@ -519,7 +521,8 @@ TEST_SUITE("c_api") {
       REQUIRE(GrB_Scalar_setElement_FP64(s, delta) == GrB_SUCCESS);
       check_against_dijkstra(g, a.a, 1, s, &cpu);
       vector_guard d;
-      tropic_stats st;
+      tropic_stats st = {};
+      st.struct_size = sizeof st;
       char msg[TROPIC_MSG_LEN];
       REQUIRE(tropic_sssp_ext(&d.v, nullptr, &st, a.a, 1, s, &cpu, msg) == GrB_SUCCESS);
       CHECK(st.delta == delta);
@@ -529,7 +532,8 @@ TEST_SUITE("c_api") {
     REQUIRE(GrB_Scalar_new(&s, GrB_UINT32) == GrB_SUCCESS);
     REQUIRE(GrB_Scalar_setElement_UINT32(s, 3) == GrB_SUCCESS);
     vector_guard d;
-    tropic_stats st;
+    tropic_stats st = {};
+    st.struct_size = sizeof st;
     char msg[TROPIC_MSG_LEN];
     REQUIRE(tropic_sssp_ext(&d.v, nullptr, &st, a.a, 1, s, &cpu, msg) == GrB_SUCCESS);
     CHECK(st.delta == 3.0);
@@ -566,7 +570,8 @@ TEST_SUITE("c_api") {
     tropic_options cpu = {};
     cpu.algorithm = TROPIC_GRAPHBLAS_CPU;
     vector_guard d;
-    tropic_stats st;
+    tropic_stats st = {};
+    st.struct_size = sizeof st;
     REQUIRE(tropic_sssp_ext(&d.v, nullptr, &st, a.a, 100000, nullptr, &cpu, msg) == GrB_SUCCESS);
     const auto dist = values_of<std::int64_t>(d.v);
     std::int64_t max_distance = 0, sum = 0, reached = 0;
@@ -612,6 +617,7 @@ TEST_SUITE("c_api") {
         o.algorithm = alg;
         tropic_stats st;
         std::memset(&st, 0xff, sizeof st);  // every field must be written: NaN until it is
+        st.struct_size = sizeof st;
         vector_guard d;
         char msg[TROPIC_MSG_LEN];
         const auto start = std::chrono::steady_clock::now();
