@@ -774,7 +774,8 @@ TEST_SUITE("c_api") {
     ai.a = matrix_of(gi);
     auto delta_used = [&](GrB_Matrix a, GrB_Scalar delta, const tropic_options* o) {
       vector_guard d;
-      tropic_stats st;
+      tropic_stats st = {};
+      st.struct_size = sizeof st;
       REQUIRE(tropic_sssp_ext(&d.v, nullptr, &st, a, 0, delta, o, msg) == GrB_SUCCESS);
       return st.delta;
     };
