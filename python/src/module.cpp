@@ -218,6 +218,9 @@ class graph {
 
   nb::tuple sssp(std::int64_t source, const std::string& algorithm, double delta, bool parents,
                  int device) {
+    if (g_.n == 0)
+      throw tropic::error(tropic::error_code::invalid_value,
+                          "the graph has no vertices: there is no source");
     if (source < 0 || static_cast<std::uint64_t>(source) >= g_.n)
       throw tropic::error(tropic::error_code::invalid_index,
                           "source vertex " + std::to_string(source) +
