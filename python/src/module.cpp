@@ -269,7 +269,7 @@ class graph {
     const bool gpu = tropic::is_gpu_algorithm(o.algorithm) ||
                      (o.algorithm == tropic::algorithm::automatic && tropic::gpu_available());
     if (gpu && tropic::gpu_available() && !g_.row_offsets.empty()) {
-      std::lock_guard<std::mutex> lock(upload_);
+      std::lock_guard<std::mutex> lock(*upload_);
       if (o.algorithm == tropic::algorithm::automatic)
         o.algorithm = tropic::algorithm::delta_stepping;
       if (cudaSetDevice(o.device) != cudaSuccess) {
@@ -291,7 +291,8 @@ class graph {
 
   tropic::csr<W> g_;
 #if defined(TROPIC_HAVE_CUDA)
-  std::mutex upload_;
+  // Behind a pointer so that the graph stays movable (nanobind moves it into its Python object).
+  std::unique_ptr<std::mutex> upload_ = std::make_unique<std::mutex>();
   std::unique_ptr<tropic::device_matrix<W>> d_matrix_;
   int d_device_ = -1;
 #endif
@@ -299,6 +300,8 @@ class graph {
 
 template <class W>
 void bind_graph(nb::module_& m, const char* type) {
+  // nanobind moves factory results into the Python object; without a move it aborts at run time.
+  static_assert(std::is_move_constructible_v<graph<W>>, "tropic.Graph must stay movable");
   nb::class_<graph<W>>(m, (std::string("graph_") + type).c_str())
       .def_static("from_csr", &graph<W>::from_csr, "n"_a, "indptr"_a, "indices"_a, "data"_a,
                   "symmetrize"_a = false)
