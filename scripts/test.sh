@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures, builds and runs the whole test suite (doctest cases, CLI and layer checks, via
-# ctest), then installs the Python module and runs its pytest suite. GPU tests skip with a printed reason where no CUDA device exists. .ci/run calls this.
+# ctest), then installs the Python module and runs its pytest suite. GPU tests skip with a
+# printed reason where no CUDA device exists. .ci/run calls this.
 # Arguments go to the configure step, e.g. `TROPIC_BUILD_DIR=build-cpu scripts/test.sh
 # -DTROPIC_CUDA=OFF` for the CPU-only build.
 set -euo pipefail

@@ -55,14 +55,13 @@ tropic::vertex checked_vertex(T v, tropic::vertex n, const char* what, std::size
   if constexpr (std::is_signed_v<T>) {
     if (v < 0)
       throw tropic::error(tropic::error_code::invalid_index,
-                          std::string(what) + "[" + std::to_string(at) + "] = " +
-                              std::to_string(v) + " is negative");
+                          std::string(what) + "[" + std::to_string(at) +
+                              "] = " + std::to_string(v) + " is negative");
   }
   if (static_cast<std::uint64_t>(v) >= n)
     throw tropic::error(tropic::error_code::invalid_index,
-                        std::string(what) + "[" + std::to_string(at) + "] = " +
-                            std::to_string(v) + " is out of range: the graph has " +
-                            std::to_string(n) + " vertices");
+                        std::string(what) + "[" + std::to_string(at) + "] = " + std::to_string(v) +
+                            " is out of range: the graph has " + std::to_string(n) + " vertices");
   return static_cast<tropic::vertex>(v);
 }
 
@@ -123,9 +122,9 @@ tropic::csr<W> csr_from_arrays(tropic::vertex n, const any_array& indptr, const 
     }
   });
   if (g.row_offsets[0] != 0 || g.row_offsets[n] != m)
-    throw tropic::error(tropic::error_code::invalid_value,
-                        "indptr must start at 0 and end at the number of entries (" +
-                            std::to_string(m) + ")");
+    throw tropic::error(
+        tropic::error_code::invalid_value,
+        "indptr must start at 0 and end at the number of entries (" + std::to_string(m) + ")");
   g.columns.resize(m);
   bool canonical = !symmetrize;
   with_index_type(indices, "indices", [&](auto* c) {
@@ -186,8 +185,8 @@ class graph {
                         const any_array& data, bool symmetrize) {
     const W* w = weights(data, indices.shape(0));
     nb::gil_scoped_release unlocked;
-    return graph(csr_from_arrays<W>(checked_order(n), indptr, indices, w, data.shape(0),
-                                    symmetrize));
+    return graph(
+        csr_from_arrays<W>(checked_order(n), indptr, indices, w, data.shape(0), symmetrize));
   }
 
   static graph from_coo(std::uint64_t n, const any_array& rows, const any_array& cols,
@@ -201,9 +200,8 @@ class graph {
     nb::gil_scoped_release unlocked;
     tropic::build_options b;
     b.symmetrize = symmetrize;
-    return graph(tropic::build_csr(arcs_from_coo<W>(checked_order(n), rows, cols, w,
-                                                    data.shape(0)),
-                                   b));
+    return graph(
+        tropic::build_csr(arcs_from_coo<W>(checked_order(n), rows, cols, w, data.shape(0)), b));
   }
 
   tropic::vertex n() const noexcept { return g_.n; }
@@ -310,8 +308,7 @@ void bind_graph(nb::module_& m, const char* type) {
       .def_prop_ro("n", &graph<W>::n)
       .def_prop_ro("arcs", &graph<W>::arcs)
       .def_prop_ro("on_device", &graph<W>::on_device)
-      .def("sssp", &graph<W>::sssp, "source"_a, "algorithm"_a, "delta"_a, "parents"_a,
-           "device"_a)
+      .def("sssp", &graph<W>::sssp, "source"_a, "algorithm"_a, "delta"_a, "parents"_a, "device"_a)
       .def("arrays", &graph<W>::arrays);
   m.def((std::string("read_graph_") + type).c_str(),
         [](const std::string& path, bool unit_weights) {
@@ -331,16 +328,26 @@ void bind_graph(nb::module_& m, const char* type) {
 // from the matching built-in: ValueError, IndexError, MemoryError, ...).
 const char* error_class(tropic::error_code c) {
   switch (c) {
-    case tropic::error_code::invalid_value: return "InvalidValueError";
-    case tropic::error_code::invalid_index: return "InvalidIndexError";
-    case tropic::error_code::parse: return "ParseError";
-    case tropic::error_code::io: return "FileError";
-    case tropic::error_code::not_implemented: return "NotAvailableError";
-    case tropic::error_code::overflow: return "DistanceOverflowError";
-    case tropic::error_code::out_of_memory: return "OutOfMemoryError";
-    case tropic::error_code::no_device: return "NoDeviceError";
-    case tropic::error_code::cuda: return "CudaError";
-    case tropic::error_code::graphblas: return "GraphBLASError";
+    case tropic::error_code::invalid_value:
+      return "InvalidValueError";
+    case tropic::error_code::invalid_index:
+      return "InvalidIndexError";
+    case tropic::error_code::parse:
+      return "ParseError";
+    case tropic::error_code::io:
+      return "FileError";
+    case tropic::error_code::not_implemented:
+      return "NotAvailableError";
+    case tropic::error_code::overflow:
+      return "DistanceOverflowError";
+    case tropic::error_code::out_of_memory:
+      return "OutOfMemoryError";
+    case tropic::error_code::no_device:
+      return "NoDeviceError";
+    case tropic::error_code::cuda:
+      return "CudaError";
+    case tropic::error_code::graphblas:
+      return "GraphBLASError";
   }
   return "TropicError";
 }

@@ -59,7 +59,10 @@ def test_matches_scipy_on_random_graphs(seed):
     n, rows, cols, data = random_coo(rng, dtype=np.float64)
     # Integers small enough that scipy's summing of COO/CSC duplicates cannot overflow int8.
     scale = 1 if dtype == np.int8 else 10
-    data = data.astype(dtype) if np.dtype(dtype).kind == "f" else np.round(data * scale).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        data = data.astype(dtype)
+    else:
+        data = np.round(data * scale).astype(dtype)
     A = as_input(fmt, n, rows, cols, data)
 
     want, want_p = scipy_csgraph.dijkstra(A, directed=directed, unweighted=unweighted,
