@@ -68,7 +68,7 @@ def test_matches_scipy_on_random_graphs(seed):
     want, want_p = scipy_csgraph.dijkstra(A, directed=directed, unweighted=unweighted,
                                           return_predecessors=True)
     got, got_p = csgraph.dijkstra(A, directed=directed, unweighted=unweighted,
-                                  return_predecessors=True)
+                                  return_predecessors=True, algorithm="dijkstra")
     assert got.dtype == np.float64 and got_p.dtype == want_p.dtype
     assert got.shape == want.shape == (n, n) and got_p.shape == want_p.shape
     np.testing.assert_array_equal(got, want)  # the same fold of float64 sums: exact
@@ -76,9 +76,13 @@ def test_matches_scipy_on_random_graphs(seed):
     for s in range(n):
         check_parents(got[s], got_p[s], s, w, none=csgraph.NULL_IDX)
 
-    # tropic's CPU delta-stepping (SuiteSparse:GraphBLAS) gives the same distances.
-    np.testing.assert_array_equal(
-        csgraph.dijkstra(A, directed=directed, unweighted=unweighted, algorithm="auto"), want)
+    # The default (auto: SuiteSparse:GraphBLAS delta-stepping on the CPU) gives the same
+    # distances, and parents that are shortest-path trees too.
+    got, got_p = csgraph.dijkstra(A, directed=directed, unweighted=unweighted,
+                                  return_predecessors=True)
+    np.testing.assert_array_equal(got, want)
+    for s in range(n):
+        check_parents(got[s], got_p[s], s, w, none=csgraph.NULL_IDX)
 
     # One source, a list of sources, a limit, min_only: scipy's shapes and values.
     s = int(rng.integers(0, n))
@@ -215,7 +219,7 @@ def test_three_line_scipy_script_on_new_york():
     want, want_p = scipy_csgraph.dijkstra(A, indices=[0, 1000], return_predecessors=True)
     got, got_p = csgraph.dijkstra(A, indices=[0, 1000], return_predecessors=True)
     np.testing.assert_array_equal(got, want)
-    np.testing.assert_array_equal(csgraph.dijkstra(A, indices=0, algorithm="auto"), want[0])
+    np.testing.assert_array_equal(csgraph.dijkstra(A, indices=0, algorithm="dijkstra"), want[0])
     # Parents: a tight arc each (ties make them legitimately differ from scipy's).
     rows = np.repeat(np.arange(A.shape[0]), np.diff(A.indptr))
     w = sp.csr_array((A.data, (rows, A.indices)), shape=A.shape)

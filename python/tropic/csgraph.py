@@ -48,12 +48,12 @@ def _validate(csgraph, directed):
 
 
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
-             limit=np.inf, min_only=False, *, algorithm="dijkstra", device=0):
+             limit=np.inf, min_only=False, *, algorithm="auto", device=0):
     """scipy.sparse.csgraph.dijkstra on tropic; see scipy's documentation for the arguments.
 
-    Extra keywords: ``algorithm`` (default "dijkstra", tropic's CPU reference; "auto" runs the
-    GPU's delta-stepping where a device exists and SuiteSparse:GraphBLAS otherwise; any name of
-    ``tropic.available_algorithms()``) and ``device`` (the CUDA device ordinal).
+    Extra keywords: ``algorithm`` (default "auto": the GPU's delta-stepping where a device
+    exists, SuiteSparse:GraphBLAS on the CPU otherwise; "dijkstra" is tropic's CPU reference; any
+    name of ``tropic.available_algorithms()``) and ``device`` (the CUDA device ordinal).
     """
     g = _validate(csgraph, directed)
     N = g.shape[0]
