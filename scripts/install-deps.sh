@@ -4,6 +4,8 @@
 #   --bench   also python3-matplotlib, for bench/plot.py (CI does not need it)
 set -euo pipefail
 packages=(cmake g++ make pkg-config doctest-dev libgraphblas-dev zlib1g-dev)
+# The Python module (python/): headers for the extension, and a venv for its pip packages.
+packages+=(python3-dev python3-venv python3-pip)
 for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(python3-matplotlib) ;;
@@ -32,3 +34,14 @@ if ((${#missing[@]})); then
   $sudo apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}"
 fi
 echo "tropic dependencies present: ${packages[*]}"
+
+# The Python module's build and test packages, from PyPI into a venv beside the sources (Debian's
+# python3 refuses system-wide pip installs); scripts/test.sh and quickstart.sh use it.
+venv="${TROPIC_VENV:-$(cd "$(dirname "$0")/.." && pwd)/.venv}"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --upgrade pip
+"$venv/bin/python" -m pip install -q scikit-build-core nanobind numpy scipy pytest
+# Optional: the python-graphblas input of tropic.sssp is tested only where it installs.
+"$venv/bin/python" -m pip install -q python-graphblas ||
+  echo "note: python-graphblas did not install; its test will skip and say so"
+echo "tropic Python packages present in $venv"

@@ -30,3 +30,18 @@ graph=grid:512:512
 [ -f ../shared/data/USA-road-d.NY.gr.gz ] && graph=../shared/data/USA-road-d.NY.gr.gz
 "$build"/tropic info "$graph"
 "$build"/tropic sssp "$graph" --source 0 --algorithm auto --verify
+
+# The Python module, and the scipy user's three lines with one import swapped.
+py=${TROPIC_PYTHON:-.venv/bin/python}
+[ -x "$py" ] || py=python3
+"$py" -m pip install -q --no-build-isolation . -Cbuild-dir="$build-python"
+"$py" - "$graph" <<'EOF'
+import sys, numpy as np, scipy.sparse as sp, scipy.sparse.csgraph as scipy_csgraph, tropic
+from tropic.csgraph import dijkstra
+path = sys.argv[1]
+A = tropic.read_graph(path) if not path.startswith("grid:") else sp.random_array(
+    (100000, 100000), density=4e-5, format="csr", rng=0)
+same = np.array_equal(dijkstra(A, indices=0), scipy_csgraph.dijkstra(A, indices=0))
+print(f"tropic.csgraph.dijkstra on {A.shape[0]} vertices: identical to scipy's: {same}")
+sys.exit(0 if same else 1)
+EOF

@@ -1,0 +1,393 @@
+// tropic._tropic: the C++ API (tropic::sssp over tropic::csr<W>, and over device_matrix<W> in
+// GPU builds) for the pure-Python package python/tropic/. Python hands over numpy arrays already
+// in a weight type tropic ships; everything about scipy / python-graphblas inputs lives there.
+//
+// Copies: tropic::csr<W> owns std::vectors, so building a graph copies the caller's arrays once
+// (into the vectors, converting index types on the way); nothing is copied per solve, and the
+// result vectors are handed to numpy without a copy (moved into the array's owner).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "tropic/csr.hpp"
+#include "tropic/error.hpp"
+#include "tropic/io.hpp"
+#include "tropic/sssp.hpp"
+#if defined(TROPIC_HAVE_CUDA)
+#include <cuda_runtime.h>
+
+#include "tropic/device_matrix.hpp"
+#endif
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+// A 1-D, contiguous, host array of any dtype; its dtype is dispatched on at run time.
+using any_array = nb::ndarray<nb::ndim<1>, nb::c_contig, nb::device::cpu, nb::ro>;
+
+// Calls f(const T* data) with T the array's integer element type; index arrays may be int32,
+// int64, uint32 or uint64 (what scipy and python-graphblas produce) without a conversion.
+template <class F>
+void with_index_type(const any_array& a, const char* what, F&& f) {
+  const nb::dlpack::dtype t = a.dtype();
+  if (t == nb::dtype<std::int32_t>()) return f(static_cast<const std::int32_t*>(a.data()));
+  if (t == nb::dtype<std::int64_t>()) return f(static_cast<const std::int64_t*>(a.data()));
+  if (t == nb::dtype<std::uint32_t>()) return f(static_cast<const std::uint32_t*>(a.data()));
+  if (t == nb::dtype<std::uint64_t>()) return f(static_cast<const std::uint64_t*>(a.data()));
+  throw tropic::error(tropic::error_code::invalid_value,
+                      std::string(what) + " must be an array of int32, int64, uint32 or uint64");
+}
+
+template <class T>
+tropic::vertex checked_vertex(T v, tropic::vertex n, const char* what, std::size_t at) {
+  if constexpr (std::is_signed_v<T>) {
+    if (v < 0)
+      throw tropic::error(tropic::error_code::invalid_index,
+                          std::string(what) + "[" + std::to_string(at) +
+                              "] = " + std::to_string(v) + " is negative");
+  }
+  if (static_cast<std::uint64_t>(v) >= n)
+    throw tropic::error(tropic::error_code::invalid_index,
+                        std::string(what) + "[" + std::to_string(at) + "] = " + std::to_string(v) +
+                            " is out of range: the graph has " + std::to_string(n) + " vertices");
+  return static_cast<tropic::vertex>(v);
+}
+
+tropic::vertex checked_order(std::uint64_t n) {
+  if (n >= std::uint64_t(1) << 32)
+    throw tropic::error(tropic::error_code::invalid_value,
+                        "the graph has " + std::to_string(n) +
+                            " vertices; tropic's vertex ids are 32-bit (at most 2^32 - 1)");
+  return static_cast<tropic::vertex>(n);
+}
+
+// The rows of A as arcs, for tropic::build_csr (which sorts, merges parallel arcs with
+// keep_min, drops self-loops, rejects NaN and infinite weights and can symmetrize).
+template <class W>
+tropic::arc_list<W> arcs_from_coo(tropic::vertex n, const any_array& rows, const any_array& cols,
+                                  const W* w, std::size_t m) {
+  tropic::arc_list<W> arcs;
+  arcs.n = n;
+  arcs.src.resize(m);
+  arcs.dst.resize(m);
+  arcs.weight.assign(w, w + m);
+  with_index_type(rows, "row indices", [&](auto* r) {
+    for (std::size_t k = 0; k < m; ++k) arcs.src[k] = checked_vertex(r[k], n, "row", k);
+  });
+  with_index_type(cols, "column indices", [&](auto* c) {
+    for (std::size_t k = 0; k < m; ++k) arcs.dst[k] = checked_vertex(c[k], n, "column", k);
+  });
+  return arcs;
+}
+
+template <class W>
+bool finite_weight(W w) {
+  if constexpr (std::is_floating_point_v<W>) return std::isfinite(w);
+  return true;
+}
+
+// CSR arrays into tropic's CSR. When rows are already canonical (sorted strictly increasing
+// columns, no self-loop, finite weights) the arrays are copied straight into the vectors, the
+// one copy; otherwise the arcs go through build_csr, which makes them canonical.
+template <class W>
+tropic::csr<W> csr_from_arrays(tropic::vertex n, const any_array& indptr, const any_array& indices,
+                               const W* w, std::size_t m, bool symmetrize) {
+  tropic::csr<W> g;
+  g.n = n;
+  if (indptr.shape(0) != std::size_t(n) + 1)
+    throw tropic::error(tropic::error_code::invalid_value,
+                        "indptr has " + std::to_string(indptr.shape(0)) + " entries; a graph of " +
+                            std::to_string(n) + " vertices needs " + std::to_string(n + 1ull));
+  g.row_offsets.resize(std::size_t(n) + 1);
+  with_index_type(indptr, "indptr", [&](auto* p) {
+    for (std::size_t u = 0; u <= n; ++u) {
+      if (p[u] < 0 || (u > 0 && p[u] < p[u - 1]) || static_cast<std::uint64_t>(p[u]) > m)
+        throw tropic::error(tropic::error_code::invalid_value,
+                            "indptr[" + std::to_string(u) + "] = " + std::to_string(p[u]) +
+                                " is not a non-decreasing offset into " + std::to_string(m) +
+                                " entries");
+      g.row_offsets[u] = static_cast<tropic::arc_index>(p[u]);
+    }
+  });
+  if (g.row_offsets[0] != 0 || g.row_offsets[n] != m)
+    throw tropic::error(
+        tropic::error_code::invalid_value,
+        "indptr must start at 0 and end at the number of entries (" + std::to_string(m) + ")");
+  g.columns.resize(m);
+  bool canonical = !symmetrize;
+  with_index_type(indices, "indices", [&](auto* c) {
+    for (tropic::vertex u = 0; u < n; ++u)
+      for (auto k = g.row_offsets[u]; k < g.row_offsets[u + 1]; ++k) {
+        g.columns[k] = checked_vertex(c[k], n, "indices", k);
+        if (g.columns[k] == u || (k > g.row_offsets[u] && g.columns[k] <= g.columns[k - 1]) ||
+            !finite_weight(w[k]))
+          canonical = false;
+      }
+  });
+  if (canonical) {
+    g.weights.assign(w, w + m);
+    return g;
+  }
+  tropic::arc_list<W> arcs;
+  arcs.n = n;
+  arcs.src.resize(m);
+  for (tropic::vertex u = 0; u < n; ++u)
+    for (auto k = g.row_offsets[u]; k < g.row_offsets[u + 1]; ++k) arcs.src[k] = u;
+  arcs.dst = std::move(g.columns);
+  arcs.weight.assign(w, w + m);
+  tropic::build_options b;
+  b.symmetrize = symmetrize;
+  return tropic::build_csr(arcs, b);
+}
+
+// A numpy array that owns a std::vector moved into it: results leave without a copy.
+template <class T>
+nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& v) {
+  auto* owned = new std::vector<T>(std::move(v));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T, nb::ndim<1>>(owned->data(), {owned->size()}, owner);
+}
+
+nb::dict stats_dict(const tropic::statistics& s) {
+  nb::dict d;
+  d["algorithm"] = s.algorithm;
+  d["delta"] = s.delta;
+  d["buckets"] = s.buckets;
+  d["iterations"] = s.iterations;
+  d["vertices_relaxed"] = s.vertices_relaxed;
+  d["arcs_relaxed"] = s.arcs_relaxed;
+  d["host_round_trips"] = s.host_round_trips;
+  d["milliseconds"] = s.milliseconds;
+  d["setup_milliseconds"] = s.setup_milliseconds;
+  return d;
+}
+
+// One graph of weight type W: the CSR converted once, and in GPU builds the device matrix
+// uploaded on the first GPU solve and kept for the next ones (per device ordinal).
+template <class W>
+class graph {
+ public:
+  explicit graph(tropic::csr<W>&& g) : g_(std::move(g)) {}
+
+  static graph from_csr(std::uint64_t n, const any_array& indptr, const any_array& indices,
+                        const any_array& data, bool symmetrize) {
+    const W* w = weights(data, indices.shape(0));
+    nb::gil_scoped_release unlocked;
+    return graph(
+        csr_from_arrays<W>(checked_order(n), indptr, indices, w, data.shape(0), symmetrize));
+  }
+
+  static graph from_coo(std::uint64_t n, const any_array& rows, const any_array& cols,
+                        const any_array& data, bool symmetrize) {
+    if (rows.shape(0) != cols.shape(0))
+      throw tropic::error(tropic::error_code::invalid_value,
+                          "row and column index arrays differ in length (" +
+                              std::to_string(rows.shape(0)) + " and " +
+                              std::to_string(cols.shape(0)) + ")");
+    const W* w = weights(data, rows.shape(0));
+    nb::gil_scoped_release unlocked;
+    tropic::build_options b;
+    b.symmetrize = symmetrize;
+    return graph(
+        tropic::build_csr(arcs_from_coo<W>(checked_order(n), rows, cols, w, data.shape(0)), b));
+  }
+
+  tropic::vertex n() const noexcept { return g_.n; }
+  tropic::arc_index arcs() const noexcept { return g_.arcs(); }
+  bool on_device() const noexcept {
+#if defined(TROPIC_HAVE_CUDA)
+    return d_matrix_ != nullptr;
+#else
+    return false;
+#endif
+  }
+
+  nb::tuple sssp(std::int64_t source, const std::string& algorithm, double delta, bool parents,
+                 int device) {
+    if (g_.n == 0)
+      throw tropic::error(tropic::error_code::invalid_value,
+                          "the graph has no vertices: there is no source");
+    if (source < 0 || static_cast<std::uint64_t>(source) >= g_.n)
+      throw tropic::error(tropic::error_code::invalid_index,
+                          "source vertex " + std::to_string(source) +
+                              " is out of range: the graph has " + std::to_string(g_.n) +
+                              " vertices (0-based)");
+    tropic::options o;
+    o.algorithm = tropic::parse_algorithm(algorithm);
+    o.delta = delta;
+    o.parents = parents;
+    o.device = device;
+    tropic::result<W> r;
+    {
+      nb::gil_scoped_release unlocked;
+      r = solve(static_cast<tropic::vertex>(source), o);
+    }
+    nb::dict s = stats_dict(r.stats);
+    nb::object p = nb::none();
+    if (parents) p = nb::cast(to_numpy(std::move(r.parents)));
+    return nb::make_tuple(to_numpy(std::move(r.distances)), p, s);
+  }
+
+  // The CSR as numpy arrays (copies): what tropic.read_graph returns to build a scipy matrix.
+  nb::tuple arrays() const {
+    std::vector<std::int64_t> indptr(g_.row_offsets.begin(), g_.row_offsets.end());
+    std::vector<std::int32_t> indices(g_.columns.begin(), g_.columns.end());
+    std::vector<W> data(g_.weights);
+    return nb::make_tuple(to_numpy(std::move(indptr)), to_numpy(std::move(indices)),
+                          to_numpy(std::move(data)));
+  }
+
+ private:
+  static const W* weights(const any_array& data, std::size_t m) {
+    if (data.dtype() != nb::dtype<W>())
+      throw tropic::error(tropic::error_code::invalid_value,
+                          std::string("weights must be ") + tropic::weight_type_name<W>());
+    if (data.shape(0) != m)
+      throw tropic::error(tropic::error_code::invalid_value,
+                          "weights have " + std::to_string(data.shape(0)) +
+                              " entries and the index array " + std::to_string(m));
+    return static_cast<const W*>(data.data());
+  }
+
+  tropic::result<W> solve(tropic::vertex source, tropic::options o) {
+#if defined(TROPIC_HAVE_CUDA)
+    // The same choice as sssp(csr): automatic is the GPU's delta_stepping where a device exists.
+    const bool gpu = tropic::is_gpu_algorithm(o.algorithm) ||
+                     (o.algorithm == tropic::algorithm::automatic && tropic::gpu_available());
+    if (gpu && tropic::gpu_available() && !g_.row_offsets.empty()) {
+      std::lock_guard<std::mutex> lock(*upload_);
+      if (o.algorithm == tropic::algorithm::automatic)
+        o.algorithm = tropic::algorithm::delta_stepping;
+      if (cudaSetDevice(o.device) != cudaSuccess) {
+        cudaGetLastError();
+        throw tropic::error(tropic::error_code::no_device,
+                            "CUDA device " + std::to_string(o.device) + " is not usable");
+      }
+      if (!d_matrix_ || d_device_ != o.device) {
+        d_matrix_.reset();
+        d_matrix_ = std::make_unique<tropic::device_matrix<W>>(g_);
+        d_device_ = o.device;
+      }
+      return tropic::sssp(*d_matrix_, source, o);
+    }
+#endif
+    // CPU algorithms, and GPU ones where no device exists: sssp(csr) raises no_device then.
+    return tropic::sssp(g_, source, o);
+  }
+
+  tropic::csr<W> g_;
+#if defined(TROPIC_HAVE_CUDA)
+  // Behind a pointer so that the graph stays movable (nanobind moves it into its Python object).
+  std::unique_ptr<std::mutex> upload_ = std::make_unique<std::mutex>();
+  std::unique_ptr<tropic::device_matrix<W>> d_matrix_;
+  int d_device_ = -1;
+#endif
+};
+
+template <class W>
+void bind_graph(nb::module_& m, const char* type) {
+  // nanobind moves factory results into the Python object; without a move it aborts at run time.
+  static_assert(std::is_move_constructible_v<graph<W>>, "tropic.Graph must stay movable");
+  nb::class_<graph<W>>(m, (std::string("graph_") + type).c_str())
+      .def_static("from_csr", &graph<W>::from_csr, "n"_a, "indptr"_a, "indices"_a, "data"_a,
+                  "symmetrize"_a = false)
+      .def_static("from_coo", &graph<W>::from_coo, "n"_a, "rows"_a, "cols"_a, "data"_a,
+                  "symmetrize"_a = false)
+      .def_prop_ro("n", &graph<W>::n)
+      .def_prop_ro("arcs", &graph<W>::arcs)
+      .def_prop_ro("on_device", &graph<W>::on_device)
+      .def("sssp", &graph<W>::sssp, "source"_a, "algorithm"_a, "delta"_a, "parents"_a, "device"_a)
+      .def("arrays", &graph<W>::arrays);
+  m.def((std::string("read_graph_") + type).c_str(),
+        [](const std::string& path, bool unit_weights) {
+          tropic::read_options o;
+          o.unit_weights = unit_weights;
+          tropic::csr<W> g;
+          {
+            nb::gil_scoped_release unlocked;
+            g = tropic::read_graph<W>(path, o);
+          }
+          return graph<W>(std::move(g));
+        },
+        "path"_a, "unit_weights"_a = false);
+}
+
+// tropic::error_code -> the Python class of tropic/_errors.py that carries it (each also derives
+// from the matching built-in: ValueError, IndexError, MemoryError, ...).
+const char* error_class(tropic::error_code c) {
+  switch (c) {
+    case tropic::error_code::invalid_value:
+      return "InvalidValueError";
+    case tropic::error_code::invalid_index:
+      return "InvalidIndexError";
+    case tropic::error_code::parse:
+      return "ParseError";
+    case tropic::error_code::io:
+      return "FileError";
+    case tropic::error_code::not_implemented:
+      return "NotAvailableError";
+    case tropic::error_code::overflow:
+      return "DistanceOverflowError";
+    case tropic::error_code::out_of_memory:
+      return "OutOfMemoryError";
+    case tropic::error_code::no_device:
+      return "NoDeviceError";
+    case tropic::error_code::cuda:
+      return "CudaError";
+    case tropic::error_code::graphblas:
+      return "GraphBLASError";
+  }
+  return "TropicError";
+}
+
+}  // namespace
+
+NB_MODULE(_tropic, m) {
+  m.doc() = "tropic's C++ API; use the tropic package (tropic.sssp, tropic.Graph, tropic.csgraph)";
+  bind_graph<std::uint32_t>(m, "uint32");
+  bind_graph<std::int32_t>(m, "int32");
+  bind_graph<std::uint64_t>(m, "uint64");
+  bind_graph<std::int64_t>(m, "int64");
+  bind_graph<float>(m, "float32");
+  bind_graph<double>(m, "float64");
+
+  m.def("gpu_available", &tropic::gpu_available,
+        "True when this build has CUDA and a CUDA device is usable");
+  m.def("cuda_build", [] {
+#if defined(TROPIC_HAVE_CUDA)
+    return true;
+#else
+    return false;
+#endif
+  });
+  m.def("available_algorithms", [] {
+    std::vector<std::string> names;
+    for (auto a : tropic::available_algorithms()) names.emplace_back(tropic::algorithm_name(a));
+    return names;
+  });
+  m.def("is_gpu_algorithm", [](const std::string& name) {
+    return tropic::is_gpu_algorithm(tropic::parse_algorithm(name));
+  });
+
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const tropic::error& e) {
+      nb::object errors = nb::module_::import_("tropic._errors");
+      nb::object cls = errors.attr(error_class(e.code()));
+      PyErr_SetString(cls.ptr(), e.what());
+    }
+  });
+}

@@ -1,0 +1,277 @@
+"""tropic.sssp and tropic.Graph against scipy's dijkstra: every weight type and input form, the
+errors, and a Graph solved many times."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph as scipy_csgraph
+
+import tropic
+
+from conftest import (ALL_DTYPES, CPU_ALGORITHMS, GPU_ALGORITHMS, GPU_REASON, check_parents,
+                      csr_keeping_duplicates, lightest, random_coo, requires_gpu)
+
+try:
+    import graphblas as gb
+except ImportError as e:  # the test that needs it skips, and says why
+    gb = None
+    GB_REASON = f"python-graphblas is not importable ({e}); pip install python-graphblas"
+else:
+    GB_REASON = ""
+
+FORMS = ["csr", "csr_unsorted", "csc", "coo", "csr_array", "triple", "graph", "graphblas"]
+
+
+def as_form(form, n, rows, cols, data):
+    """The same arcs, parallel entries included (tropic keeps the lightest of them)."""
+    if form == "coo":
+        return sp.coo_matrix((data, (rows, cols)), shape=(n, n))
+    if form == "csc":
+        # A's CSC with its duplicates still stored is the CSR of A' read column-wise.
+        T = csr_keeping_duplicates(n, cols, rows, data)
+        return sp.csc_matrix((T.data, T.indices, T.indptr), shape=(n, n))
+    if form == "csr":  # canonical (the caller removed duplicates and self-loops): copied as is
+        A = sp.csr_matrix((data, (rows, cols)), shape=(n, n))
+        assert A.has_canonical_format
+        return A
+    if form == "csr_unsorted":
+        return csr_keeping_duplicates(n, rows, cols, data)
+    if form == "csr_array":
+        B = csr_keeping_duplicates(n, rows, cols, data)
+        return sp.csr_array((B.data, B.indices.astype(np.int64), B.indptr.astype(np.int64)),
+                            shape=(n, n))
+    if form == "triple":
+        A = csr_keeping_duplicates(n, rows, cols, data)
+        return (A.indptr, A.indices, A.data)
+    if form == "graph":
+        return tropic.Graph(csr_keeping_duplicates(n, rows, cols, data))
+    if form == "graphblas":
+        return gb.Matrix.from_coo(rows, cols, data, nrows=n, ncols=n, dup_op=gb.binary.min)
+    raise AssertionError(form)
+
+
+def reference(n, rows, cols, data, source):
+    """scipy's float64 Dijkstra on the lightest of each set of parallel arcs."""
+    A = csr_keeping_duplicates(n, rows, cols, data.astype(np.float64))
+    return scipy_csgraph.dijkstra(A, indices=source)
+
+
+def check_against_scipy(dtype, got, want):
+    dtype = np.dtype(dtype)
+    assert got.dtype == dtype
+    reached = np.isfinite(want)
+    if dtype.kind == "f":
+        assert np.array_equal(np.isinf(got), ~reached)
+        np.testing.assert_allclose(got[reached], want[reached], rtol=1e-5)
+    else:  # integers: exact, and "unreachable" is the type's maximum
+        assert np.all(got[~reached] == np.iinfo(dtype).max)
+        np.testing.assert_array_equal(got[reached], want[reached].astype(dtype))
+
+
+# 240 random graphs: each weight type in each input form, on each CPU algorithm.
+@pytest.mark.parametrize("seed", range(240))
+def test_sssp_matches_scipy_on_random_graphs(seed):
+    rng = np.random.default_rng(10_000 + seed)
+    dtype = ALL_DTYPES[seed % len(ALL_DTYPES)]
+    form = FORMS[(seed // len(ALL_DTYPES)) % len(FORMS)]
+    algorithm = CPU_ALGORITHMS[seed % len(CPU_ALGORITHMS)]
+    if form == "graphblas" and gb is None:
+        form = "coo"
+    n, rows, cols, data = random_coo(rng, dtype=dtype)
+    if form == "csr":  # no parallel arcs, no self-loops: the CSR is used as it is
+        _, first = np.unique(rows * n + cols, return_index=True)
+        first = first[rows[first] != cols[first]]
+        rows, cols, data = rows[first], cols[first], data[first]
+    A = as_form(form, n, rows, cols, data)
+    symmetrize = seed % 5 == 0 and form != "graph"
+    source = int(rng.integers(0, n))
+    if symmetrize:  # undirected: both directions of every arc
+        rows, cols, data = np.concatenate([rows, cols]), np.concatenate([cols, rows]), \
+            np.concatenate([data, data])
+        A = tropic.Graph(A, symmetrize=True)
+    dist, parents = tropic.sssp(A, source, algorithm=algorithm, parents=True)
+    want = reference(n, rows, cols, data, source)
+    check_against_scipy(dtype, dist, want)
+    assert parents.dtype == np.int64
+    shown = np.where(dist == tropic.infinity(dtype), np.inf, dist.astype(np.float64))
+    check_parents(shown, parents, source, lightest(n, rows, cols, data))
+    np.testing.assert_array_equal(tropic.sssp(A, source, algorithm=algorithm), dist)
+
+
+@pytest.mark.skipif(gb is None, reason=GB_REASON or "unused")
+def test_graphblas_matrix_every_type():
+    rng = np.random.default_rng(5)
+    for dtype in ALL_DTYPES:
+        n, rows, cols, data = random_coo(rng, dtype=dtype, duplicates=False, n=30)
+        M = gb.Matrix.from_coo(rows, cols, data, nrows=n, ncols=n, dup_op=gb.binary.min)
+        assert M.dtype.np_type == np.dtype(dtype)
+        check_against_scipy(dtype, tropic.sssp(M, 0), reference(n, rows, cols, data, 0))
+
+
+def test_narrow_types_widen_exactly():
+    A = sp.csr_array(np.array([[0, 3, 0], [0, 0, 4], [0, 0, 0]], dtype=np.uint8))
+    d = tropic.sssp(A, 0)
+    assert d.dtype == np.uint32 and list(d) == [0, 3, 7]
+    d = tropic.sssp(A.astype(np.int16), 0)
+    assert d.dtype == np.int32 and list(d) == [0, 3, 7]
+    d = tropic.sssp((A.indptr, A.indices, A.data.astype(np.float16)), 0)
+    assert d.dtype == np.float32 and list(d) == [0, 3, 7]
+    g = tropic.Graph(A, dtype=np.float64)
+    assert g.dtype == np.float64 and list(g.sssp(2)) == [np.inf, np.inf, 0]
+    with pytest.raises(ValueError, match="do not all convert exactly"):
+        tropic.Graph(A.astype(np.float64) * 0.5, dtype=np.uint32)
+
+
+def test_unreachable_convention():
+    A = sp.csr_array((3, 3), dtype=np.int64)
+    for dtype in ALL_DTYPES:
+        d = tropic.sssp(A.astype(dtype), 1)
+        assert d[1] == 0 and d[0] == d[2] == tropic.infinity(dtype)
+        assert tropic.infinity(dtype) == (np.inf if np.dtype(dtype).kind == "f"
+                                          else np.iinfo(dtype).max)
+
+
+def test_errors_carry_tropic_messages():
+    A = sp.csr_array(np.array([[0, 1.0], [0, 0]]))
+    with pytest.raises(IndexError, match="source vertex 2 is out of range: the graph has 2"):
+        tropic.sssp(A, 2)
+    with pytest.raises(IndexError, match="out of range"):
+        tropic.sssp(A, -1)
+    with pytest.raises(ValueError, match="negative"):
+        tropic.sssp(sp.csr_array(np.array([[0, -1.0], [0, 0]])), 0)
+    for bad in (np.nan, np.inf):
+        with pytest.raises(ValueError) as e:
+            tropic.sssp(sp.csr_array(np.array([[0, bad], [0, 0]])), 0)
+        assert isinstance(e.value, tropic.TropicError) and e.value.code == "invalid_value"
+    with pytest.raises(ValueError, match="square"):
+        tropic.sssp(sp.csr_array(np.ones((2, 3))), 0)
+    with pytest.raises(TypeError, match="complex128 are not supported"):
+        tropic.sssp(A.astype(np.complex128), 0)
+    with pytest.raises(TypeError, match="not supported"):
+        tropic.sssp(A.astype(bool), 0)
+    with pytest.raises(TypeError, match="scipy.sparse"):
+        tropic.sssp(np.zeros((2, 2)), 0)
+    with pytest.raises(TypeError):
+        tropic.sssp(A, 0.5)
+    with pytest.raises(ValueError, match="unknown algorithm 'fastest'; available: auto"):
+        tropic.sssp(A, 0, algorithm="fastest")
+    with pytest.raises(ValueError, match="delta must be > 0"):
+        tropic.sssp(A, 0, delta=0)
+    with pytest.raises(ValueError, match="no vertices"):
+        tropic.sssp(sp.csr_array((0, 0)), 0)
+    # A distance that does not fit the weight type is reported, never wrapped.
+    big = sp.csr_array(np.array([[0, 3_000_000_000, 0], [0, 0, 3_000_000_000], [0, 0, 0]],
+                                dtype=np.uint32))
+    for algorithm in CPU_ALGORITHMS:
+        with pytest.raises(OverflowError, match="wider"):
+            tropic.sssp(big, 0, algorithm=algorithm)
+    np.testing.assert_array_equal(tropic.sssp(big.astype(np.uint64), 0), [0, 3e9, 6e9])
+    # Malformed triples: tropic names the array and the entry.
+    with pytest.raises(ValueError, match=r"indptr\[1\] = 3"):
+        tropic.sssp((np.array([0, 3, 1]), np.array([1]), np.array([1.0])), 0)
+    with pytest.raises(IndexError, match=r"indices\[0\] = 5 is out of range"):
+        tropic.sssp((np.array([0, 1, 1]), np.array([5]), np.array([1.0])), 0)
+    with pytest.raises(IndexError, match=r"indices\[0\] = -1 is negative"):
+        tropic.sssp((np.array([0, 1, 1]), np.array([-1]), np.array([1.0])), 0)
+    with pytest.raises(ValueError, match="weights have 2 entries"):
+        tropic.sssp((np.array([0, 1, 1]), np.array([1]), np.array([1.0, 2.0])), 0)
+
+
+def test_gpu_algorithms_without_a_device_say_so():
+    if tropic.gpu_available():
+        pytest.skip("a CUDA device is usable here: the GPU algorithms run (test_gpu_*)")
+    A = sp.csr_array(np.array([[0, 1.0], [0, 0]]))
+    for algorithm in ["delta_stepping", "bellman_ford", "adds", "near_far", "workfront", "rdbs",
+                      "da2cf", "edge_wise"]:
+        with pytest.raises(RuntimeError, match=f"algorithm '{algorithm}' needs (CUDA|a CUDA device)"
+                           if tropic.cuda_build() else "needs CUDA") as e:
+            tropic.sssp(A, 0, algorithm=algorithm)
+        want = tropic.NoDeviceError if tropic.cuda_build() else tropic.NotAvailableError
+        assert isinstance(e.value, want)
+    # auto falls back to the CPU (SuiteSparse:GraphBLAS), as the C++ API does.
+    g = tropic.Graph(A)
+    np.testing.assert_array_equal(g.sssp(0), [0, 1])
+    assert g.last_stats["algorithm"] == "graphblas_cpu" and not g.on_device
+
+
+def test_graph_reuse():
+    rng = np.random.default_rng(7)
+    n, rows, cols, data = random_coo(rng, dtype=np.float32, n=200)
+    A = csr_keeping_duplicates(n, rows, cols, data)
+    g = tropic.Graph(A)
+    assert g.n == n and g.dtype == np.float32 and "Graph(n=200" in repr(g)
+    assert g.arcs == np.count_nonzero(np.isfinite(lightest(n, rows, cols, data))
+                                      & ~np.eye(n, dtype=bool))
+    for source in rng.integers(0, n, 20):
+        for algorithm in CPU_ALGORITHMS:
+            d = g.sssp(int(source), algorithm=algorithm)
+            np.testing.assert_array_equal(d, tropic.sssp(A, int(source), algorithm=algorithm))
+            check_against_scipy(np.float32, d, reference(n, rows, cols, data, int(source)))
+    # The graph can be read back as it was converted: sorted rows, parallel arcs merged.
+    B = g.to_scipy()
+    assert B.has_sorted_indices and B.nnz == g.arcs
+    np.testing.assert_array_equal(tropic.sssp(B, 3), g.sssp(3))
+
+
+def test_gil_released_during_solve():
+    # A solve of ~0.2 s or more in one thread; the main thread keeps running meanwhile (it would
+    # stall for the whole solve if the GIL were held).
+    rng = np.random.default_rng(3)
+    n = 1_000_000
+    m = 8 * n
+    A = (np.repeat(np.arange(n, dtype=np.int64), 8), rng.integers(0, n, m).astype(np.int32),
+         rng.random(m))
+    A = (np.searchsorted(A[0], np.arange(n + 1)), A[1], A[2])
+    g = tropic.Graph(A)
+    t = time.perf_counter()
+    g.sssp(0, algorithm="dijkstra")
+    solve = time.perf_counter() - t
+    done = threading.Event()
+    th = threading.Thread(target=lambda: (g.sssp(1, algorithm="dijkstra"), done.set()))
+    ticks, last, gap = 0, time.perf_counter(), 0.0
+    th.start()
+    while not done.is_set():
+        now = time.perf_counter()
+        gap, last, ticks = max(gap, now - last), now, ticks + 1
+        time.sleep(0.001)
+    th.join()
+    assert solve > 0.1, f"the solve took {solve:.3f} s: too short to tell"
+    assert gap < 0.5 * solve, f"main thread stalled {gap:.3f} s of a {solve:.3f} s solve"
+
+
+@requires_gpu
+@pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
+def test_gpu_algorithms_match_scipy(algorithm):
+    for seed in range(30):
+        rng = np.random.default_rng(20_000 + seed)
+        dtype = ALL_DTYPES[seed % len(ALL_DTYPES)]
+        n, rows, cols, data = random_coo(rng, dtype=dtype, n=int(rng.integers(1, 400)))
+        A = csr_keeping_duplicates(n, rows, cols, data)
+        g = tropic.Graph(A)
+        for source in {0, n - 1, n // 2}:
+            d, p = g.sssp(source, algorithm=algorithm, parents=True)
+            check_against_scipy(dtype, d, reference(n, rows, cols, data, source))
+            shown = np.where(d == tropic.infinity(dtype), np.inf, d.astype(np.float64))
+            check_parents(shown, p, source, lightest(n, rows, cols, data))
+        assert g.on_device
+
+
+@requires_gpu
+def test_gpu_graph_uploads_once():
+    rng = np.random.default_rng(9)
+    n, rows, cols, data = random_coo(rng, dtype=np.uint32, n=5000)
+    g = tropic.Graph(csr_keeping_duplicates(n, rows, cols, data))
+    assert not g.on_device
+    g.sssp(0, algorithm="delta_stepping")
+    assert g.on_device
+    for s in range(1, 50):
+        d = g.sssp(s)  # auto: delta_stepping on the resident matrix
+        assert g.last_stats["algorithm"] == "delta_stepping"
+        assert g.last_stats["setup_milliseconds"] == 0  # no upload
+        check_against_scipy(np.uint32, d, reference(n, rows, cols, data, s))
+    with pytest.raises(RuntimeError, match="CUDA device 99"):
+        g.sssp(0, algorithm="delta_stepping", device=99)
+
