@@ -763,6 +763,10 @@ TEST_SUITE("c_api") {
         REQUIRE(GrB_Matrix_setElement_FP64(a.a, 1.0, 0, n - 1) == GrB_SUCCESS);
         REQUIRE(GrB_Matrix_wait(a.a, GrB_MATERIALIZE) == GrB_SUCCESS);
         call_expect(GrB_NOT_IMPLEMENTED, a.a, 0, nullptr, nullptr);
+      }
+    }
+  }
+
   // The rows of README.md's parity table with LAGr_SingleSourceShortestPath, one SUBCASE each.
   TEST_CASE("parity with LAGr_SingleSourceShortestPath: every row of the README table") {
     detail::ensure_graphblas();
