@@ -32,7 +32,7 @@ graph=grid:512:512
 "$build"/tropic sssp "$graph" --source 0 --algorithm auto --verify
 
 # The Python module, and the scipy user's three lines with one import swapped.
-py=${TROPIC_PYTHON:-.venv/bin/python}
+py=${TROPIC_PYTHON:-$PWD/.venv/bin/python}
 [ -x "$py" ] || py=python3
 "$py" -m pip install -q --no-build-isolation . -Cbuild-dir="$build-python"
 "$py" - "$graph" <<'EOF'

@@ -20,7 +20,7 @@ ctest --test-dir "$build" --output-on-failure -j"$jobs"
 
 # The Python module: installed with pip from this tree (the configure arguments above passed on,
 # e.g. -DTROPIC_CUDA=OFF), then its pytest suite; -rs prints why each skipped test skipped.
-py=${TROPIC_PYTHON:-.venv/bin/python}
+py=${TROPIC_PYTHON:-$PWD/.venv/bin/python}
 [ -x "$py" ] || py=python3
 defines=()
 for arg in "$@"; do
