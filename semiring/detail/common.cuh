@@ -119,14 +119,18 @@ __device__ __forceinline__ void list_once(vertex i, std::uint32_t* stamps, std::
   if (atomicExch(&stamps[i], stamp) != stamp) list[append_slot(count)] = i;
 }
 
-// *total += the sum of every thread's `mine`: one shared atomic per thread, one global atomic
-// per block, for counters every block adds to (one word that every row adds to serialises its
-// atomics in one L2 slice). Every thread of the block calls it; it may be called again.
+// *total += the sum of every thread's `mine`: a shuffle sum per warp, one shared atomic per
+// warp, one global atomic per block, for counters every block adds to (one word that every row
+// adds to serialises its atomics in one L2 slice; one shared atomic per thread serialised a
+// block's 256 threads and tripled a thread-per-row pull, bench/results/h200-run30/NOTES.md).
+// Every thread of the block calls it (whole warps); it may be called again.
 __device__ __forceinline__ void add_block_sum(unsigned long long* total, unsigned long long mine) {
   __shared__ unsigned long long block_sum;
   if (threadIdx.x == 0) block_sum = 0;
+  for (int offset = 16; offset > 0; offset /= 2)
+    mine += __shfl_down_sync(0xffffffffu, mine, offset);
   __syncthreads();
-  if (mine) atomicAdd(&block_sum, mine);
+  if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&block_sum, mine);
   __syncthreads();
   if (threadIdx.x == 0 && block_sum) atomicAdd(total, block_sum);
   // Every thread is past its read before a next call zeroes the word: the compiler may load it
