@@ -2,6 +2,7 @@
 #include <chrono>
 #include <string>
 
+#include "policy.hpp"
 #include "tropic/detail/backends.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/error.hpp"
@@ -27,8 +28,16 @@ result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts) {
   if (!(opts.delta >= 0))
     throw error(error_code::invalid_value, "delta must be positive (or 0 for automatic)");
   options o = opts;
-  if (o.algorithm == algorithm::automatic)
-    o.algorithm = negative ? algorithm::bellman_ford : algorithm::delta_stepping;
+  if (o.algorithm == algorithm::automatic) {
+    const graph_stats& s = a.stats();
+    // A loop_control asked for is delta-stepping's: it keeps delta-stepping.
+    const bool small_and_shallow = s.arcs <= policy::automatic::adds_max_arcs &&
+                                   s.probe_levels <= policy::automatic::adds_max_probe_levels &&
+                                   o.loop == loop_control::automatic;
+    o.algorithm = negative            ? algorithm::bellman_ford
+                  : small_and_shallow ? algorithm::adds
+                                      : algorithm::delta_stepping;
+  }
   // Negative arcs: Bellman-Ford's bounded rounds (delta-stepping's buckets start at 0).
   if (negative && o.algorithm == algorithm::bellman_ford)
     return detail::bellman_ford_sssp(a, source, o);

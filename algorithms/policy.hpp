@@ -48,6 +48,18 @@ inline constexpr double widen_tail_reached_share = 0.95;
 inline constexpr std::uint64_t closure_local_rounds_max_degree = tuning::block_threads;
 }  // namespace delta_stepping
 
+// algorithm::automatic on a GPU with non-negative weights (algorithms/gpu_dispatch.cu): ADDS on
+// small graphs of shallow probe, delta-stepping elsewhere. ADDS's queue has no per-step cost, and
+// wins 1.2-3.7x on such graphs; delta-stepping's passes win on large graphs, and its local
+// rounds on grids and roads (probe_levels: grids 178+, NY 81, mdual 43, cnr 11). Both measured
+// on 28 graphs, in the suite and beyond; bench/results/h200-run30/NOTES.md
+namespace automatic {
+// ADDS up to this many arcs ...
+inline constexpr std::uint64_t adds_max_arcs = std::uint64_t(1) << 23;
+// ... when graph_stats::probe_levels is at most this.
+inline constexpr std::uint32_t adds_max_probe_levels = 64;
+}  // namespace automatic
+
 // ADDS (algorithms/adds*.cu; Wang, Fussell, Lin, PPoPP'21, section 5). adds_tuning and
 // adds_config (algorithms/adds_config.cuh) take their defaults from here.
 namespace adds {

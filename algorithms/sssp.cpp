@@ -158,11 +158,13 @@ template <class W>
 result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
   options resolved = opts;
   if (resolved.algorithm == algorithm::automatic) {
-    // Negative arcs: Bellman-Ford's rounds (delta-stepping's buckets assume weights >= 0).
+    // Negative arcs: Bellman-Ford's rounds (delta-stepping's buckets assume weights >= 0). On a
+    // GPU the uploaded matrix's statistics choose between ADDS and delta-stepping
+    // (algorithms/gpu_dispatch.cu).
     const bool gpu = implemented(algorithm::delta_stepping) && gpu_available();
     resolved.algorithm = !gpu                   ? algorithm::graphblas_cpu
                          : has_negative_arc(g) ? algorithm::bellman_ford
-                                               : algorithm::delta_stepping;
+                                               : algorithm::automatic;
   }
   if (!implemented(resolved.algorithm)) parse_algorithm(algorithm_name(resolved.algorithm));
   if (!(resolved.delta >= 0))

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <unordered_set>
 #include <vector>
 
 #include "tropic/detail/openmp.hpp"
@@ -286,6 +287,33 @@ csr<W> build_csr(const arc_list<W>& arcs, const build_options& options) {
   return g;
 }
 
+// graph_stats::probe_levels: a BFS from the vertex of most out-arcs (the first such), level by
+// level, until stats_probe_vertices vertices are reached or the frontier empties; the levels
+// that found a vertex. Reads at most the arcs of the vertices it reaches, whatever the graph's
+// size.
+template <class W>
+std::uint32_t probe_levels(const csr<W>& g) {
+  if (g.n == 0) return 0;
+  vertex start = 0;
+  for (vertex u = 1; u < g.n; ++u)
+    if (g.degree(u) > g.degree(start)) start = u;
+  std::unordered_set<vertex> seen{start};
+  std::vector<vertex> frontier{start}, next;
+  std::uint32_t levels = 0;
+  while (!frontier.empty()) {
+    next.clear();
+    for (const vertex u : frontier)
+      for (arc_index k = g.row_offsets[u]; k < g.row_offsets[u + 1]; ++k)
+        if (seen.insert(g.columns[k]).second) {
+          next.push_back(g.columns[k]);
+          if (seen.size() >= stats_probe_vertices) return levels + 1;  // a hub's level stops early
+        }
+    if (!next.empty()) ++levels;
+    frontier.swap(next);
+  }
+  return levels;
+}
+
 template <class W>
 graph_stats compute_stats(const csr<W>& g) {
   graph_stats s;
@@ -372,6 +400,7 @@ graph_stats compute_stats(const csr<W>& g) {
   }
   if (above != below) asymmetric = 1;
   s.symmetric = asymmetric == 0;
+  s.probe_levels = probe_levels(g);
   return s;
 }
 

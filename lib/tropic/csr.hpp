@@ -107,7 +107,15 @@ struct graph_stats {
   vertex isolated = 0;     // vertices with no out-arcs
   bool symmetric = false;  // every arc u -> v has v -> u of the same weight
   bool has_negative_weight = false;
+  // A cheap diameter estimate: the BFS levels from the vertex of most out-arcs until
+  // stats_probe_vertices vertices are reached or its component ends. A 2D grid needs hundreds, a
+  // road map ~80, a 3D mesh's dual ~40, scale-free and random graphs under 15
+  // (bench/results/h200-run30/NOTES.md); the automatic GPU algorithm reads it.
+  std::uint32_t probe_levels = 0;
 };
+
+// How many vertices the probe_levels BFS reaches before it stops: about 2^16 arcs on a mesh.
+inline constexpr vertex stats_probe_vertices = 16384;
 
 template <class W>
 graph_stats compute_stats(const csr<W>& g);

@@ -272,8 +272,8 @@ def test_gpu_graph_uploads_once():
     g.sssp(0, algorithm="delta_stepping")
     assert g.on_device
     for s in range(1, 50):
-        d = g.sssp(s)  # auto: delta_stepping on the resident matrix
-        assert g.last_stats["algorithm"] == "delta_stepping"
+        d = g.sssp(s)  # auto on the resident matrix: adds on this small shallow graph
+        assert g.last_stats["algorithm"] in ("adds", "delta_stepping")
         assert g.last_stats["setup_milliseconds"] == 0  # no upload
         check_against_scipy(np.uint32, d, reference(n, rows, cols, data, s))
     with pytest.raises(RuntimeError, match="CUDA device 99"):

@@ -13,6 +13,7 @@
 
 #include "tropic/csr.hpp"
 #include "tropic/error.hpp"
+#include "tropic/generate.hpp"
 
 namespace {
 
@@ -265,6 +266,7 @@ TEST_SUITE("csr") {
     CHECK(s.isolated == 2);
     CHECK_FALSE(s.symmetric);  // 1 -> 2 weighs 6, 2 -> 1 weighs 4
     CHECK_FALSE(s.has_negative_weight);
+    CHECK(s.probe_levels == 1);  // from vertex 1, the most out-arcs: 0 and 2 in one level
 
     const auto sym = tropic::build_csr(
         make_arcs<std::int32_t>(3, {{0, 1, 2}, {1, 0, 2}, {1, 2, -3}, {2, 1, -3}}));
@@ -282,6 +284,22 @@ TEST_SUITE("csr") {
     CHECK(empty.avg_degree == 0);
     CHECK(empty.max_weight == 0);
     CHECK(empty.symmetric);
+    CHECK(empty.probe_levels == 0);
+  }
+
+  TEST_CASE("compute_stats' probe_levels: a grid's depth from its first 4-neighbour vertex, a "
+            "chain cut at stats_probe_vertices, a Kronecker graph's few levels") {
+    // 10 x 10: the BFS starts at (1, 1), the first vertex of four out-arcs; (9, 9) is 16 away.
+    CHECK(tropic::compute_stats(tropic::generate_grid<std::uint32_t>(10, 10, 3)).probe_levels ==
+          16);
+    arc_list<float> chain;
+    chain.n = 20000;
+    for (vertex u = 0; u + 1 < chain.n; ++u) chain.push_back(u, u + 1, 1.0f);
+    CHECK(tropic::compute_stats(tropic::build_csr(chain)).probe_levels ==
+          tropic::stats_probe_vertices - 1);
+    const auto kron = tropic::compute_stats(tropic::generate_kronecker<float>(14, 16, 5));
+    CHECK(kron.probe_levels >= 1);
+    CHECK(kron.probe_levels <= 6);
   }
 
   TEST_CASE("compute_stats agrees with a direct count on a random graph") {
