@@ -101,7 +101,9 @@ int gap_write(FILE* f, char* err) {
   return 0;
 }
 
-int gap_threads() { return omp_get_max_threads(); }
+int gap_threads() {
+  return omp_get_max_threads();
+}
 
 }  // namespace
 

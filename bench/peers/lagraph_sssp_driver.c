@@ -124,9 +124,9 @@ static int lag_write(FILE* f, char* err) {
       dist[index[i]] = value[i];
     }
     for (i = 0; i < vertices && status == 0; ++i) {
-      int w = (!present[i] || dist[i] >= inf) ? fprintf(f, "%" PRIu64 " inf\n", (uint64_t)i)
-                                              : fprintf(f, "%" PRIu64 " %.17g\n", (uint64_t)i,
-                                                        dist[i]);
+      int w = (!present[i] || dist[i] >= inf)
+                  ? fprintf(f, "%" PRIu64 " inf\n", (uint64_t)i)
+                  : fprintf(f, "%" PRIu64 " %.17g\n", (uint64_t)i, dist[i]);
       if (w < 0) {
         snprintf(err, 256, "write failed: %s", strerror(errno));
         status = 1;

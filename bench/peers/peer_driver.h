@@ -68,8 +68,8 @@ static int peer_read_tgr(const char* path, peer_graph* g, char* err) {
     snprintf(err, 256, "cannot open %s: %s", path, strerror(errno));
     return 1;
   }
-  if (fread(magic, 1, 8, f) != 8 || memcmp(magic, "TROPICG1", 8) != 0 ||
-      fread(tag, 4, 2, f) != 2 || fread(&g->n, 8, 1, f) != 1 || fread(&g->arcs, 8, 1, f) != 1) {
+  if (fread(magic, 1, 8, f) != 8 || memcmp(magic, "TROPICG1", 8) != 0 || fread(tag, 4, 2, f) != 2 ||
+      fread(&g->n, 8, 1, f) != 1 || fread(&g->arcs, 8, 1, f) != 1) {
     snprintf(err, 256, "%s: not a tropic binary graph (TROPICG1)", path);
   } else if (tag[0] != 0) {
     snprintf(err, 256, "%s: weight type tag %u, the drivers read uint32 (0) only", path,
@@ -120,8 +120,10 @@ static int peer_parse_list(const char* text, uint64_t* out, int* count, const ch
     out[(*count)++] = strtoull(p, &end, 10);
     if (errno) break;
     p = end;
-    if (*p == ',') ++p;
-    else if (*p) break;
+    if (*p == ',')
+      ++p;
+    else if (*p)
+      break;
   }
   if (*p || *count == 0) {
     printf("@error %s expects up to %d comma-separated non-negative integers, got '%s'\n", flag,
@@ -148,8 +150,8 @@ static int peer_fail(const char* what, const char* err) {
 }
 
 /* W warm-up solves, then `runs` timed ones (their times in ms[]). */
-static int peer_time_solves(const peer_ops* ops, uint64_t source, int warmup, int runs,
-                            double* ms, char* err) {
+static int peer_time_solves(const peer_ops* ops, uint64_t source, int warmup, int runs, double* ms,
+                            char* err) {
   int k;
   for (k = 0; k < warmup + runs; ++k) {
     double t0 = peer_now_ms();
@@ -199,8 +201,10 @@ static int peer_driver_main(int argc, char** argv, const peer_ops* ops) {
   }
   if (!graph || nsources == 0 || warmup < 0 || runs < 1 || runs > 1000 || sweep_runs < 1 ||
       sweep_runs > 1000) {
-    printf("@error usage: %s GRAPH --sources S1,... [--deltas D1,...] [--warmup W] [--runs N] "
-           "[--sweep-runs K] [--sweep-stop F] [--distances PREFIX]\n", argv[0]);
+    printf(
+        "@error usage: %s GRAPH --sources S1,... [--deltas D1,...] [--warmup W] [--runs N] "
+        "[--sweep-runs K] [--sweep-stop F] [--distances PREFIX]\n",
+        argv[0]);
     return 2;
   }
   for (d = 0; d < ndeltas; ++d)
@@ -214,8 +218,8 @@ static int peer_driver_main(int argc, char** argv, const peer_ops* ops) {
          peer_now_ms() - t0);
   for (i = 0; i < nsources; ++i)
     if (sources[i] >= n) {
-      snprintf(err, sizeof err, "source %" PRIu64 " is not a vertex (n = %" PRIu64 ")",
-               sources[i], n);
+      snprintf(err, sizeof err, "source %" PRIu64 " is not a vertex (n = %" PRIu64 ")", sources[i],
+               n);
       return peer_fail("--sources", err);
     }
   if (ndeltas > 1) {
