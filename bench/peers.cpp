@@ -65,6 +65,16 @@ std::uint64_t to_count(const std::map<std::string, std::string>& f, const std::s
   return std::stoull(it->second);
 }
 
+// verify()'s list of problems on one line, for a CSV note.
+std::string one_line(const std::string& text) {
+  std::string out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (!trim(line).empty()) out += (out.empty() ? "" : " ") + trim(line);
+  return out;
+}
+
 // The last k non-empty lines of text, joined by " / " (a crashed driver's last words).
 std::string last_lines(const std::string& text, std::size_t k) {
   std::vector<std::string> lines;
@@ -345,7 +355,7 @@ std::vector<peer_row> run_peers_on_graph(
           const std::string problems = verify(g, s, ref->second, got);
           if (!problems.empty()) {
             r.status = "FAILURE";
-            r.note = problems + " (" + about + ")";
+            r.note = one_line(problems) + " (" + about + ")";
             continue;
           }
         } catch (const std::exception& ex) {
