@@ -179,6 +179,10 @@ std::vector<peer> read_peers(const std::string& dir) {
       throw error(error_code::invalid_value,
                   where + "expected 'NAME DRIVER VERSION...', got '" + line + "'");
     if (p.driver[0] != '/') p.driver = dir + "/" + p.driver;
+    if (char* real = ::realpath(p.driver.c_str(), nullptr)) {  // the bench may chdir; execv
+      p.driver = real;
+      std::free(real);
+    }
     if (::access(p.driver.c_str(), X_OK) != 0)
       throw error(error_code::io, where + "driver '" + p.driver + "' is not an executable file");
     for (const auto& q : out)

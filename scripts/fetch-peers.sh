@@ -11,18 +11,25 @@
 #     GPU machine), and lagraph_sssp_driver (ours) around LAGr_SingleSourceShortestPath.
 # DIR/peers.txt then lists them for the bench: NAME DRIVER VERSION...
 #
-# Usage: scripts/fetch-peers.sh [--build-only] [DIR]
+# Usage: scripts/fetch-peers.sh [--build-only] [--pack] [DIR]
 #   Sources come from GitHub; where the network does not reach it, from TROPIC_PEERS_MIRROR:
 #   a folder holding OWNER+NAME/repo (bare clones, e.g. /work/.mirror). --build-only skips the
 #   fetch and builds from DIR/src as it is: for a machine without network that was handed DIR
 #   (the GPU machine builds LAGraph against its own GraphBLAS there).
+#   --pack then writes build-carry/peers.tar.xz (git-ignored; about 1 MB): DIR's binaries,
+#   liblagraph, peers.txt, the sources without their history, data and papers, and the
+#   GraphBLAS.h built against. On the GPU machine, from the repository root:
+#     mkdir -p peers && tar -xJf build-carry/peers.tar.xz -C peers
+#   and the binaries run there (libgraphblas.so.7 from build-carry/setup.sh's /tmp/gb); or
+#   rebuild them there: scripts/fetch-peers.sh --build-only peers
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build_only=0 dir=""
+build_only=0 pack=0 dir=""
 for arg in "$@"; do
   case "$arg" in
     --build-only) build_only=1 ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --pack) pack=1 ;;
+    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fetch-peers.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
     *) [ -z "$dir" ] || { echo "fetch-peers.sh: one DIR only" >&2; exit 2; }; dir=$arg ;;
   esac
@@ -76,31 +83,53 @@ g++ -std=c++11 -O3 -Wall -fopenmp -I"$dir/src/gapbs/src" -I"$root/bench/peers" \
   "$root/bench/peers/gap_sssp_driver.cc" -o "$dir/bin/gap_sssp_driver"
 
 echo "== LAGraph $lag_tag: liblagraph and lagraph_sssp_driver"
-# The GraphBLAS tropic builds against: the system's, else the Debian packages carried in
-# .deps/debs (the GPU machine; unpacked as scripts/gpu-check.sh does).
-grb_root=""
-if ! [ -f /usr/include/GraphBLAS.h ] && ! [ -f /usr/include/suitesparse/GraphBLAS.h ]; then
-  [ -d "$root/.deps/debs" ] ||
-    { echo "fetch-peers.sh: no GraphBLAS.h and no .deps/debs (scripts/fetch-gpu-deps.sh)" >&2; exit 1; }
-  prefix=/tmp/tropic-deps
-  for f in "$root"/.deps/debs/*.deb; do dpkg -x "$f" "$prefix"; done
-  multiarch=$(ls "$prefix/usr/lib" | grep -m1 linux-gnu)
-  grb_root=$prefix/usr
-  mkdir -p "$grb_root/lib/grb" && ln -sf "$prefix/usr/lib/$multiarch"/libgraphblas.so* "$grb_root/lib/grb/"
+# The GraphBLAS tropic builds against (SuiteSparse:GraphBLAS 7): GRAPHBLAS_ROOT if set
+# (include/GraphBLAS.h, lib/libgraphblas.so*); else the header of a pack (DIR/grb/include, see
+# --pack) or the system's, and the system's library or one on LD_LIBRARY_PATH (e.g. /tmp/gb
+# from build-carry/setup.sh); else the Debian packages in .deps/debs (scripts/fetch-gpu-deps.sh).
+grb_inc="" grb_lib=""
+if [ -n "${GRAPHBLAS_ROOT:-}" ]; then
+  grb_inc=$GRAPHBLAS_ROOT/include
+  grb_lib=$(ls "$GRAPHBLAS_ROOT"/lib*/libgraphblas.so* 2>/dev/null | head -1)
+else
+  for d in "$dir/grb/include" /usr/include /usr/include/suitesparse; do
+    if [ -f "$d/GraphBLAS.h" ]; then grb_inc=$d; break; fi
+  done
+  grb_lib=$( (ldconfig -p 2>/dev/null || true) | awk '/libgraphblas\.so/ {print $NF; exit}')
+  if [ -z "$grb_lib" ]; then
+    for d in ${LD_LIBRARY_PATH//:/ } /tmp/gb; do
+      grb_lib=$(ls "$d"/libgraphblas.so* 2>/dev/null | head -1)
+      [ -z "$grb_lib" ] || break
+    done
+  fi
+  if { [ -z "$grb_inc" ] || [ -z "$grb_lib" ]; } && [ -d "$root/.deps/debs" ]; then
+    prefix=/tmp/tropic-deps
+    for f in "$root"/.deps/debs/*.deb; do dpkg -x "$f" "$prefix"; done
+    grb_inc=$(dirname "$(find "$prefix" -name GraphBLAS.h | head -1)")
+    grb_lib=$(find "$prefix" -name 'libgraphblas.so.*' | head -1)
+  fi
 fi
-cmake_args=(-DCMAKE_BUILD_TYPE=Release)
-[ -z "$grb_root" ] || cmake_args+=(-DGRAPHBLAS_ROOT="$grb_root"
-  -DGRAPHBLAS_INCLUDE_DIR="$grb_root/include" -DGRAPHBLAS_LIBRARY="$grb_root/lib/grb/libgraphblas.so")
-cmake -S "$dir/src/LAGraph" -B "$dir/build/lagraph" "${cmake_args[@]}" >"$dir/build/lagraph.log" 2>&1 ||
-  { tail -30 "$dir/build/lagraph.log"; exit 1; }
+if ! [ -f "$grb_inc/GraphBLAS.h" ] || ! [ -f "$grb_lib" ]; then
+  echo "fetch-peers.sh: no SuiteSparse:GraphBLAS (header '$grb_inc', library '$grb_lib'):" \
+    "install libgraphblas-dev, set GRAPHBLAS_ROOT, or scripts/fetch-gpu-deps.sh" >&2
+  exit 1
+fi
+# LAGraph's FindGraphBLAS wants a file named libgraphblas.so (and reads the version from the
+# name it points to).
+mkdir -p "$dir/build/grb"
+ln -sf "$(readlink -f "$grb_lib")" "$dir/build/grb/libgraphblas.so"
+cmake -S "$dir/src/LAGraph" -B "$dir/build/lagraph" -DCMAKE_BUILD_TYPE=Release \
+  -DGRAPHBLAS_INCLUDE_DIR="$grb_inc" -DGRAPHBLAS_LIBRARY="$dir/build/grb/libgraphblas.so" \
+  >"$dir/build/lagraph.log" 2>&1 || { tail -30 "$dir/build/lagraph.log"; exit 1; }
 cmake --build "$dir/build/lagraph" --target lagraph -j"$jobs" >>"$dir/build/lagraph.log" 2>&1 ||
   { tail -30 "$dir/build/lagraph.log"; exit 1; }
-grb_lib=$(sed -n 's/^GRAPHBLAS_LIBRARY:FILEPATH=//p' "$dir/build/lagraph/CMakeCache.txt")
-grb_inc=$(sed -n 's/^GRAPHBLAS_INCLUDE_DIR:PATH=//p' "$dir/build/lagraph/CMakeCache.txt")
-lag_lib=$(dirname "$(find "$dir/build/lagraph" -name 'liblagraph.so' | head -1)")
+# The driver finds liblagraph beside itself wherever DIR is carried ($ORIGIN), and GraphBLAS
+# where it was built against, else on LD_LIBRARY_PATH (the GPU machine's /tmp/gb).
 gcc -std=c11 -O3 -Wall -fopenmp -I"$dir/src/LAGraph/include" -I"$grb_inc" -I"$root/bench/peers" \
   "$root/bench/peers/lagraph_sssp_driver.c" -o "$dir/bin/lagraph_sssp_driver" \
-  -L"$lag_lib" -llagraph "$grb_lib" -lm -Wl,-rpath,"$lag_lib:$(dirname "$grb_lib")"
+  -L"$dir/build/lagraph" -llagraph "$dir/build/grb/libgraphblas.so" -lm \
+  -Wl,-rpath,'$ORIGIN/../build/lagraph':"$(dirname "$(readlink -f "$grb_lib")")"
+grb_lib=$(readlink -f "$grb_lib")
 grb_version=$(sed -n 's/^GRAPHBLAS_VERSION.*= *//p;s/.*GraphBLAS version: *//p' "$dir/build/lagraph.log" | head -1)
 grb_version=${grb_version:-$(basename "$(readlink -f "$grb_lib")" | sed 's/libgraphblas.so.//')}
 
@@ -111,3 +140,13 @@ lagraph bin/lagraph_sssp_driver LAGraph $lag_tag (${lag_commit:0:7}), LAGr_Singl
 EOF
 echo "peers ready in $dir:"
 cat "$dir/peers.txt"
+
+if ((pack)); then
+  mkdir -p "$dir/grb/include" "$root/build-carry"
+  [ "$grb_inc" = "$dir/grb/include" ] || cp "$grb_inc/GraphBLAS.h" "$dir/grb/include/"
+  XZ_OPT="-9 -T2" tar -cJf "$root/build-carry/peers.tar.xz" -C "$dir" --exclude=.git \
+    --exclude=src/LAGraph/data --exclude=src/LAGraph/papers --exclude='*.o' \
+    peers.txt bin grb src build/lagraph/liblagraph.so build/lagraph/liblagraph.so.1 \
+    "build/lagraph/$(basename "$(readlink -f "$dir/build/lagraph/liblagraph.so")")"
+  du -h "$root/build-carry/peers.tar.xz" | sed 's/^/fetch-peers.sh: packed /'
+fi
