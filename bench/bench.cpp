@@ -1201,7 +1201,13 @@ void add_peer_rows(const csr<W>& g, const graph_report& gr, const suite_entry& e
              " sources (cpu-sources=" + std::to_string(e.cpu_sources) + ", " + e.file + ")";
     return "";
   };
-  const peer_settings settings{c.warmup, c.cpu_runs, c.peer_timeout, c.out + "/peers"};
+  peer_settings settings;
+  settings.warmup = c.warmup;
+  settings.runs = c.cpu_runs;
+  settings.slow_ms = c.slow_ms;
+  settings.slow_sources = c.slow_sources;
+  settings.timeout_s = c.peer_timeout;
+  settings.work_dir = c.out + "/peers";
   for (const peer_row& p : run_peers_on_graph(g, gr.name, sources, refs, peers, settings, skip,
                                               [&](const std::string& m) { progress.message(m); })) {
     row r;

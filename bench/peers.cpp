@@ -88,6 +88,10 @@ std::string last_lines(const std::string& text, std::size_t k) {
   return out;
 }
 
+std::string fixed0(double v) {
+  return std::to_string(std::llround(v));
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
@@ -220,6 +224,13 @@ peer_output parse_peer_output(const std::string& text) {
         o.delta = std::stoull(v);
       } else if (tag == "@run") {
         o.runs[to_count(f, "source")].push_back(to_double(f, "ms"));
+        if (f.count("slow")) o.slow.insert(to_count(f, "source"));
+      } else if (tag == "@skip") {
+        const auto words = line.find(' ', line.find("source="));
+        o.skipped[to_count(f, "source")] =
+            words == std::string::npos ? "skipped by the driver" : trim(line.substr(words));
+      } else if (tag == "@sweep-stop") {
+        o.sweep_stop = trim(line.substr(11));
       } else if (tag == "@distances") {
         if (!f.count("file")) throw error(error_code::invalid_value, "no file=");
         o.distances[to_count(f, "source")] = f.at("file");
@@ -320,11 +331,27 @@ std::vector<peer_row> run_peers_on_graph(
       const std::string dist = stem + "." + safe_name(p.name) + ".dist";
       message(graph_name + ": " + p.row_name() + " on " + std::to_string(run.size()) +
               " source(s), delta sweep on source " + std::to_string(sources[run[0]]));
-      const std::string ended =
-          run_process({p.driver, graph_file, "--sources", list, "--deltas", deltas, "--warmup",
-                       std::to_string(settings.warmup), "--runs", std::to_string(settings.runs),
-                       "--distances", dist},
-                      log, settings.timeout_s);
+      const std::string ended = run_process({p.driver,
+                                             graph_file,
+                                             "--sources",
+                                             list,
+                                             "--deltas",
+                                             deltas,
+                                             "--warmup",
+                                             std::to_string(settings.warmup),
+                                             "--runs",
+                                             std::to_string(settings.runs),
+                                             "--sweep-runs",
+                                             "3",
+                                             "--sweep-budget-ms",
+                                             fixed0(settings.sweep_budget_ms),
+                                             "--slow-ms",
+                                             fixed0(settings.slow_ms),
+                                             "--slow-sources",
+                                             std::to_string(settings.slow_sources),
+                                             "--distances",
+                                             dist},
+                                            log, settings.timeout_s);
       const std::string text = read_file(log);
       peer_output out = parse_peer_output(text);
       if (!ended.empty()) out.error += (out.error.empty() ? "" : "; ") + ended;
@@ -338,6 +365,12 @@ std::vector<peer_row> run_peers_on_graph(
         const vertex s = sources[run[k]];
         r.delta = double(out.delta);
         r.load_ms = out.load_ms;
+        auto skipped = out.skipped.find(s);
+        if (skipped != out.skipped.end()) {
+          r.status = "skipped";
+          r.note = skipped->second;
+          continue;
+        }
         auto times = out.runs.find(s);
         auto file = out.distances.find(s);
         auto ref = references.find(s);
@@ -368,7 +401,12 @@ std::vector<peer_row> run_peers_on_graph(
           continue;
         }
         r.ms = times->second;
-        r.note = about + (k == 0 && !sweep.empty() ? "; sweep (delta: ms) " + sweep : "");
+        r.note = about;
+        if (out.slow.count(s))
+          r.note += "; timed once (first run took " + std::to_string(long(r.ms[0])) + " ms)";
+        if (k == 0 && !sweep.empty())
+          r.note += "; sweep (delta: ms) " + sweep +
+                    (out.sweep_stop.empty() ? "" : "; " + out.sweep_stop);
         if (!out.error.empty()) r.note += "; the driver then failed: " + out.error;
       }
       for (const auto& [s, f] : out.distances) std::remove(f.c_str());

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,12 +35,18 @@ struct peer_output {
   std::uint64_t delta = 0;
   std::map<std::uint64_t, std::vector<double>> runs;  // source -> timed runs (ms)
   std::map<std::uint64_t, std::string> distances;     // source -> file
+  std::map<std::uint64_t, std::string> skipped;       // source -> why (the slow rule)
+  std::set<std::uint64_t> slow;                       // sources timed once (the slow rule)
+  std::string sweep_stop;                             // why the sweep ended early, if it did
   std::string error;  // "@error" lines, a non-zero exit, a signal, a timeout; "" when clean
 };
 peer_output parse_peer_output(const std::string& text);
 
 struct peer_settings {
   int warmup = 1, runs = 3;
+  double slow_ms = 2000;  // the bench's --slow-ms and --slow-sources, applied by the driver
+  int slow_sources = 1;
+  double sweep_budget_ms = 10000;  // the sweep ends once it has taken this long
   double timeout_s = 900;
   std::string work_dir;  // graph and distance files (removed after each graph), driver logs
 };

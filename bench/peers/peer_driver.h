@@ -4,19 +4,23 @@
  * peer's own sources outside this repository. C and C++.
  *
  * usage: DRIVER GRAPH --sources S1,S2,... [--deltas D1,D2,...] [--warmup W] [--runs N]
- *               [--sweep-runs K] [--sweep-stop F] [--distances PREFIX]
+ *               [--sweep-runs K] [--sweep-stop F] [--sweep-budget-ms B] [--slow-ms X]
+ *               [--slow-sources K] [--distances PREFIX]
  *   GRAPH      tropic's binary graph (.tgr: tropic::write_binary_cache, uint32 weights), or a
  *              file the peer reads itself (GAP's builder: .mtx .el .wel .gr ...; LAGraph: .mtx)
  *   --deltas   one delta, or a sweep: every delta in the order given on the first source (W
- *              warm-up runs before the first, then K timed runs each, the median kept); the
- *              sweep stops at the first delta whose median exceeds F x the best so far
- *              (default 2: past the minimum of a U-shaped curve); then every source runs with
- *              the best delta: W warm-up runs and N timed runs each.
+ *              warm-up runs before the first; a run under 100 ms is repeated to K, the median
+ *              kept); the sweep stops at the first delta whose time exceeds F x the best so far
+ *              (default 2: past the minimum of a U-shaped curve), or once it has taken B ms;
+ *              then every source runs with the best delta: W warm-up runs and N timed runs.
+ *   --slow-ms  the bench's rule: a first run (warm-up or timed) slower than X ms is the only
+ *              timed run; after K sources with such a run the others are skipped (@skip).
  *   --distances PREFIX   after each source's last run, its distances go to PREFIX.SOURCE as
  *              "vertex distance" lines ("inf" where unreachable), as `tropic sssp --output`.
  * Output on stdout, one line each; the bench reads only the lines starting with '@':
  *   @peer threads=T n=N arcs=M load_ms=X     @sweep delta=D ms=X       @delta D
- *   @run source=S ms=X                       @distances source=S file=PATH
+ *   @run source=S ms=X [slow=1]              @distances source=S file=PATH
+ *   @skip source=S REASON                    @sweep-stop REASON
  * Exit code 0; 1 with "@error MESSAGE" on a failure. */
 #ifndef TROPIC_PEER_DRIVER_H
 #define TROPIC_PEER_DRIVER_H
@@ -149,22 +153,39 @@ static int peer_fail(const char* what, const char* err) {
   return 1;
 }
 
-/* W warm-up solves, then `runs` timed ones (their times in ms[]). */
-static int peer_time_solves(const peer_ops* ops, uint64_t source, int warmup, int runs, double* ms,
-                            char* err) {
-  int k;
-  for (k = 0; k < warmup + runs; ++k) {
-    double t0 = peer_now_ms();
-    if (ops->solve(source, err)) return 1;
-    if (k >= warmup) ms[k - warmup] = peer_now_ms() - t0;
-  }
+/* One timed solve; its time in *ms. */
+static int peer_timed_solve(const peer_ops* ops, uint64_t source, double* ms, char* err) {
+  double t0 = peer_now_ms();
+  if (ops->solve(source, err)) return 1;
+  *ms = peer_now_ms() - t0;
   return 0;
+}
+
+/* Up to `runs` timed solves after `warmup` untimed ones, the bench's rule for slow runs: a first
+ * solve (warm-up or timed) slower than slow_ms (> 0) is the only timed one. Returns the count
+ * timed (in ms[]), 0 on failure; *slow says whether the rule cut it short. */
+static int peer_time_solves(const peer_ops* ops, uint64_t source, int warmup, int runs,
+                            double slow_ms, double* ms, int* slow, char* err) {
+  int k, timed = 0;
+  double t;
+  *slow = 0;
+  for (k = 0; k < warmup + runs; ++k) {
+    if (peer_timed_solve(ops, source, &t, err)) return 0;
+    if (k == 0 && slow_ms > 0 && t > slow_ms) {
+      ms[0] = t;
+      *slow = 1;
+      return 1;
+    }
+    if (k >= warmup) ms[timed++] = t;
+  }
+  return timed;
 }
 
 static int peer_driver_main(int argc, char** argv, const peer_ops* ops) {
   uint64_t sources[PEER_MAX_LIST], deltas[PEER_MAX_LIST] = {1}, n = 0, arcs = 0;
   int nsources = 0, ndeltas = 1, warmup = 1, runs = 3, sweep_runs = 1, i, d, best = 0;
-  double stop = 2, ms[1000], best_ms = -1, t0;
+  int slow_sources = 1, slow_seen = 0;
+  double stop = 2, ms[1000], best_ms = -1, t0, slow_ms = 0, budget_ms = 0, swept_ms = 0;
   const char* graph = NULL;
   const char* prefix = NULL;
   char err[4400] = "";
@@ -192,6 +213,12 @@ static int peer_driver_main(int argc, char** argv, const peer_ops* ops) {
       sweep_runs = atoi(v);
     } else if (!strcmp(a, "--sweep-stop")) {
       stop = atof(v);
+    } else if (!strcmp(a, "--sweep-budget-ms")) {
+      budget_ms = atof(v);
+    } else if (!strcmp(a, "--slow-ms")) {
+      slow_ms = atof(v);
+    } else if (!strcmp(a, "--slow-sources")) {
+      slow_sources = atoi(v);
     } else if (!strcmp(a, "--distances")) {
       prefix = v;
     } else {
@@ -200,10 +227,11 @@ static int peer_driver_main(int argc, char** argv, const peer_ops* ops) {
     }
   }
   if (!graph || nsources == 0 || warmup < 0 || runs < 1 || runs > 1000 || sweep_runs < 1 ||
-      sweep_runs > 1000) {
+      sweep_runs > 1000 || slow_sources < 1) {
     printf(
         "@error usage: %s GRAPH --sources S1,... [--deltas D1,...] [--warmup W] [--runs N] "
-        "[--sweep-runs K] [--sweep-stop F] [--distances PREFIX]\n",
+        "[--sweep-runs K] [--sweep-stop F] [--sweep-budget-ms B] [--slow-ms X] "
+        "[--slow-sources K] [--distances PREFIX]\n",
         argv[0]);
     return 2;
   }
@@ -223,12 +251,23 @@ static int peer_driver_main(int argc, char** argv, const peer_ops* ops) {
       return peer_fail("--sources", err);
     }
   if (ndeltas > 1) {
+    /* Each delta once; a run under 100 ms (where noise can decide) K times, the median kept. */
     for (d = 0; d < ndeltas; ++d) {
       double m;
-      if (ops->set_delta(deltas[d], err) ||
-          peer_time_solves(ops, sources[0], d == 0 ? warmup : 0, sweep_runs, ms, err))
+      int k, slow = 0, timed;
+      if (ops->set_delta(deltas[d], err)) return peer_fail("sweep", err);
+      if (d == 0 && warmup > 0) {
+        timed = peer_time_solves(ops, sources[0], warmup, 1, slow_ms, ms, &slow, err);
+        if (timed == 0) return peer_fail("sweep", err);
+      } else if (peer_timed_solve(ops, sources[0], &ms[0], err)) {
         return peer_fail("sweep", err);
-      m = peer_median(ms, sweep_runs);
+      }
+      swept_ms += ms[0];
+      for (k = 1; k < sweep_runs && ms[0] < 100; ++k) {
+        if (peer_timed_solve(ops, sources[0], &ms[k], err)) return peer_fail("sweep", err);
+        swept_ms += ms[k];
+      }
+      m = peer_median(ms, k);
       printf("@sweep delta=%" PRIu64 " ms=%.4f\n", deltas[d], m);
       fflush(stdout);
       if (best_ms < 0 || m < best_ms) {
@@ -237,14 +276,29 @@ static int peer_driver_main(int argc, char** argv, const peer_ops* ops) {
       } else if (m > stop * best_ms) {
         break;
       }
+      if (budget_ms > 0 && swept_ms > budget_ms && d + 1 < ndeltas) {
+        printf("@sweep-stop the sweep took %.0f ms, over --sweep-budget-ms %.0f\n", swept_ms,
+               budget_ms);
+        break;
+      }
     }
   }
   printf("@delta %" PRIu64 "\n", deltas[best]);
   if (ops->set_delta(deltas[best], err)) return peer_fail("delta", err);
   for (i = 0; i < nsources; ++i) {
-    int k;
-    if (peer_time_solves(ops, sources[i], warmup, runs, ms, err)) return peer_fail("solve", err);
-    for (k = 0; k < runs; ++k) printf("@run source=%" PRIu64 " ms=%.4f\n", sources[i], ms[k]);
+    int k, slow = 0, timed;
+    if (slow_seen >= slow_sources) {
+      printf("@skip source=%" PRIu64
+             " slow: the first run took over --slow-ms %.0f on %d "
+             "source(s) (--slow-sources)\n",
+             sources[i], slow_ms, slow_seen);
+      continue;
+    }
+    timed = peer_time_solves(ops, sources[i], warmup, runs, slow_ms, ms, &slow, err);
+    if (timed == 0) return peer_fail("solve", err);
+    slow_seen += slow;
+    for (k = 0; k < timed; ++k)
+      printf("@run source=%" PRIu64 " ms=%.4f%s\n", sources[i], ms[k], slow ? " slow=1" : "");
     if (prefix) {
       char path[4096];
       FILE* f;
