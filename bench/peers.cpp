@@ -251,34 +251,41 @@ std::vector<std::uint64_t> delta_sweep() {
 
 template <class W>
 std::vector<W> read_peer_distances(const std::string& file, vertex n) {
-  std::ifstream in(file);
+  // One read and a pointer walk: a 16.8M-vertex graph gives 16.8M lines per source.
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw error(error_code::io, "cannot read " + file);
+  const std::string text = read_file(file);
   std::vector<W> d(n, infinity<W>());
   std::vector<char> seen(n, 0);
-  std::string line;
   vertex count = 0;
-  for (long number = 1; std::getline(in, line); ++number) {
-    const std::string where = file + ":" + std::to_string(number) + ": ";
-    std::istringstream words(line);
-    std::string v_text, d_text;
-    if (!(words >> v_text >> d_text) || v_text.find_first_not_of("0123456789") != std::string::npos)
-      throw error(error_code::invalid_value,
-                  where + "expected 'vertex distance', got '" + line + "'");
-    const unsigned long long v = std::stoull(v_text);
-    if (v >= n || seen[v])
-      throw error(error_code::invalid_value,
-                  where + "vertex " + v_text + (v >= n ? " out of range" : " listed twice"));
+  const char* p = text.c_str();
+  const char* const end = p + text.size();
+  for (long number = 1; p < end; ++number) {
+    const char* eol = static_cast<const char*>(std::memchr(p, '\n', std::size_t(end - p)));
+    if (!eol) eol = end;
+    const std::string line(p, eol);
+    auto bad = [&](const std::string& what) {
+      return error(error_code::invalid_value,
+                   file + ":" + std::to_string(number) + ": " + what + " in '" + line + "'");
+    };
+    char* stop = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(line.c_str(), &stop, 10);
+    if (stop == line.c_str() || line[0] < '0' || line[0] > '9' || errno || *stop != ' ')
+      throw bad("expected 'vertex distance'");
+    if (v >= n || seen[v]) throw bad(v >= n ? "vertex out of range" : "vertex listed twice");
     seen[v] = 1;
     ++count;
-    if (d_text == "inf") continue;
-    char* end = nullptr;
-    errno = 0;
-    const long double x = std::strtold(d_text.c_str(), &end);
-    if (*end || end == d_text.c_str() || errno || x < 0 ||
-        (std::is_integral_v<W> && (x != std::floor(x) || x >= (long double)infinity<W>())))
-      throw error(error_code::invalid_value, where + "distance '" + d_text + "' is not a " +
-                                                 weight_type_name<W>() + " distance");
-    d[v] = static_cast<W>(x);
+    const char* value = stop + 1;
+    if (std::strcmp(value, "inf") != 0) {
+      char* after = nullptr;
+      const long double x = std::strtold(value, &after);
+      if (after == value || *after || errno || !(x >= 0) ||
+          (std::is_integral_v<W> && (x != std::floor(x) || x >= (long double)infinity<W>())))
+        throw bad(std::string("not a ") + weight_type_name<W>() + " distance");
+      d[v] = static_cast<W>(x);
+    }
+    p = eol + 1;
   }
   if (count != n)
     throw error(error_code::invalid_value, file + ": " + std::to_string(count) + " distances for " +

@@ -4,6 +4,7 @@
 # building GAP or LAGraph. Usage: fake_peer.sh MODE GRAPH --sources S1,S2 ... --distances PREFIX
 #   good   answers with tropic's own Dijkstra ($TROPIC_CLI sssp --output)
 #   wrong  the same, with one distance (the second line's) one too large: a FAILURE row
+#   short  the same, without the last vertex's line: a FAILURE that names the count
 #   crash  dies of SIGSEGV after loading: error rows that say so
 set -eu
 mode=$1
@@ -28,6 +29,9 @@ for s in $(echo "$sources" | tr , ' '); do
     >/dev/null
   if [ "$mode" = wrong ]; then
     awk 'NR == 2 && $2 != "inf" { $2 = $2 + 1 } { print }' "$prefix.$s" >"$prefix.$s.tmp"
+    mv "$prefix.$s.tmp" "$prefix.$s"
+  elif [ "$mode" = short ]; then
+    sed '$d' "$prefix.$s" >"$prefix.$s.tmp"
     mv "$prefix.$s.tmp" "$prefix.$s"
   fi
   i=0
