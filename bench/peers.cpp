@@ -301,6 +301,7 @@ std::vector<peer_row> run_peers_on_graph(
     const std::function<std::string(const std::string&, std::size_t)>& skip,
     const std::function<void(const std::string&)>& message) {
   std::vector<peer_row> rows;
+  const auto start = std::chrono::steady_clock::now();
   ::mkdir(settings.work_dir.c_str(), 0755);
   const std::string stem = settings.work_dir + "/" + safe_name(graph_name);
   const std::string graph_file = stem + ".tgr";
@@ -420,7 +421,13 @@ std::vector<peer_row> run_peers_on_graph(
     }
     rows.insert(rows.end(), mine.begin(), mine.end());
   }
-  if (written) std::remove(graph_file.c_str());
+  if (written) {
+    std::remove(graph_file.c_str());
+    message(graph_name + ": peers done in " +
+            std::to_string(std::lround(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())) +
+            " s (graph file, loads, sweeps, runs, checks)");
+  }
   return rows;
 }
 
@@ -466,6 +473,7 @@ std::string peers_markdown(const std::vector<std::string>& graphs,
         "is faster).\n\n"
         "| graph | tropic best | ms | best peer | ms | delta | peer / tropic | every peer: ms "
         "(delta), valid |\n|---|---|---:|---|---:|---:|---:|---|\n";
+  int shown = 0;
   for (const auto& graph : graphs) {
     auto it = table.find(graph);
     if (it == table.end()) continue;
@@ -495,6 +503,7 @@ std::string peers_markdown(const std::vector<std::string>& graphs,
       }
     }
     if (every.empty()) continue;  // no peer ran on this graph
+    ++shown;
     md << "| " << graph << " | " << (best_t.empty() ? "-" : best_t) << " | "
        << (best_t.empty() ? "-" : ms_text(t_ms)) << " | " << (best_p.empty() ? "-" : best_p)
        << " | " << (best_p.empty() ? "-" : ms_text(p_ms)) << " | ";
@@ -521,6 +530,7 @@ std::string peers_markdown(const std::vector<std::string>& graphs,
     }
     md << " | " << ratio << " | " << every << " |\n";
   }
+  if (!shown) md << "\nNo peer ran: the peer:NAME rows of results.csv say why.\n";
   return md.str();
 }
 
