@@ -19,6 +19,9 @@
 // or --c-api-sources, and an algorithm skipped after slow first runs each leave a row whose
 // status is "skipped" and whose note says why.
 //
+// `peer:NAME` rows (--peers DIR, issue 37): GAP and LAGraph through our drivers, one process per
+// graph and peer, on the same sources, checked against the same reference (peers.hpp).
+//
 // Output (--out DIR): results.csv (one row per graph x algorithm x source), ceilings.csv,
 // summary.md (printed too); plots come from bench/plot.py reading results.csv.
 #include <sys/stat.h>
@@ -1207,7 +1210,7 @@ void add_peer_rows(const csr<W>& g, const graph_report& gr, const suite_entry& e
   settings.slow_ms = c.slow_ms;
   settings.slow_sources = c.slow_sources;
   settings.timeout_s = c.peer_timeout;
-  settings.work_dir = c.out + "/peers";
+  settings.log_dir = c.out + "/peers";
   for (const peer_row& p : run_peers_on_graph(g, gr.name, sources, refs, peers, settings, skip,
                                               [&](const std::string& m) { progress.message(m); })) {
     row r;

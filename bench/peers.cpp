@@ -302,9 +302,12 @@ std::vector<peer_row> run_peers_on_graph(
     const std::function<void(const std::string&)>& message) {
   std::vector<peer_row> rows;
   const auto start = std::chrono::steady_clock::now();
-  ::mkdir(settings.work_dir.c_str(), 0755);
-  const std::string stem = settings.work_dir + "/" + safe_name(graph_name);
-  const std::string graph_file = stem + ".tgr";
+  ::mkdir(settings.log_dir.c_str(), 0755);
+  // The graph file and the distances (gigabytes on the largest graphs) go to a private
+  // temporary folder, not beside the results: a run cut short leaves them out of --out.
+  const char* tmp = std::getenv("TMPDIR");
+  std::string scratch = std::string(tmp && *tmp ? tmp : "/tmp") + "/tropic-peers-XXXXXX";
+  std::string stem, graph_file, graph_error;
   bool written = false;
   for (const peer& p : peers) {
     std::vector<std::size_t> run;
@@ -325,17 +328,32 @@ std::vector<peer_row> run_peers_on_graph(
       if (r.status != "skipped") run.push_back(si);
       mine.push_back(r);
     }
-    if (!run.empty()) {
-      if (!written) {
-        // Outside any timed region: tropic's own binary graph, which both drivers read.
+    if (!run.empty() && !written && graph_error.empty()) {
+      // Outside any timed region: tropic's own binary graph, which both drivers read.
+      try {
+        if (!::mkdtemp(&scratch[0]))
+          throw error(error_code::io,
+                      "cannot make a folder " + scratch + ": " + std::strerror(errno));
+        stem = scratch + "/" + safe_name(graph_name);
+        graph_file = stem + ".tgr";
         write_binary_cache(g, graph_file);
         written = true;
+      } catch (const std::exception& ex) {
+        graph_error = std::string("the graph file for the peers: ") + ex.what();
       }
+    }
+    if (!graph_error.empty())
+      for (std::size_t si : run) {
+        mine[si].status = "error";
+        mine[si].note = graph_error;
+      }
+    if (!run.empty() && written) {
       std::string list;
       for (std::size_t si : run) list += (list.empty() ? "" : ",") + std::to_string(sources[si]);
       std::string deltas;
       for (auto d : delta_sweep()) deltas += (deltas.empty() ? "" : ",") + std::to_string(d);
-      const std::string log = stem + "." + safe_name(p.name) + ".log";
+      const std::string log =
+          settings.log_dir + "/" + safe_name(graph_name) + "." + safe_name(p.name) + ".log";
       const std::string dist = stem + "." + safe_name(p.name) + ".dist";
       message(graph_name + ": " + p.row_name() + " on " + std::to_string(run.size()) +
               " source(s), delta sweep on source " + std::to_string(sources[run[0]]));
@@ -423,6 +441,7 @@ std::vector<peer_row> run_peers_on_graph(
   }
   if (written) {
     std::remove(graph_file.c_str());
+    ::rmdir(scratch.c_str());
     message(graph_name + ": peers done in " +
             std::to_string(std::lround(
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())) +

@@ -48,7 +48,7 @@ struct peer_settings {
   int slow_sources = 1;
   double sweep_budget_ms = 10000;  // the sweep ends once it has taken this long
   double timeout_s = 900;
-  std::string work_dir;  // graph and distance files (removed after each graph), driver logs
+  std::string log_dir;  // the drivers' output, one file per graph and peer
 };
 
 // The deltas swept on the first source: powers of two from 2^16 down to 1, largest first, so
