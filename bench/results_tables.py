@@ -6,8 +6,9 @@ this script turns them into the page's two generated sections: the summary table
 delta_stepping (what algorithm::automatic runs) against the peers, and one table per graph with
 its ceilings. A run with `--peers` (issue 37) also has the summary's "Against the peers" table:
 then the first table carries the best outside program (GAP, LAGraph) per graph, its delta, and
-its time over tropic's best as a ratio, and each graph's table a line on every peer. The prose around the tables is generated too, so the numbers in it (work range,
-copy bandwidth, C API speedups, links) follow the run. Python 3 standard library only.
+its time over tropic's best as a ratio, and each graph's table a line on every peer. The prose
+around the tables is generated too, so the numbers in it (work range, copy bandwidth, C API
+speedups, links) follow the run. Python 3 standard library only.
 
 Usage:
   bench/results_tables.py RUN_DIR                     print both sections (markdown) to stdout

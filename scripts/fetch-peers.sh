@@ -70,7 +70,8 @@ if ((!build_only)); then
   fetch "$lag_repo" "$lag_commit" "$dir/src/LAGraph"
 fi
 for d in gapbs LAGraph; do
-  [ -d "$dir/src/$d" ] || { echo "fetch-peers.sh: no $dir/src/$d (run without --build-only)" >&2; exit 1; }
+  [ -d "$dir/src/$d" ] ||
+    { echo "fetch-peers.sh: no $dir/src/$d (run without --build-only)" >&2; exit 1; }
 done
 jobs=${TROPIC_JOBS:-$(nproc)}
 
@@ -130,13 +131,14 @@ gcc -std=c11 -O3 -Wall -fopenmp -I"$dir/src/LAGraph/include" -I"$grb_inc" -I"$ro
   -L"$dir/build/lagraph" -llagraph "$dir/build/grb/libgraphblas.so" -lm \
   -Wl,-rpath,'$ORIGIN/../build/lagraph':"$(dirname "$(readlink -f "$grb_lib")")"
 grb_lib=$(readlink -f "$grb_lib")
-grb_version=$(sed -n 's/^GRAPHBLAS_VERSION.*= *//p;s/.*GraphBLAS version: *//p' "$dir/build/lagraph.log" | head -1)
-grb_version=${grb_version:-$(basename "$(readlink -f "$grb_lib")" | sed 's/libgraphblas.so.//')}
+# The version in the library's file name (libgraphblas.so.7.4.0), as LAGraph's FindGraphBLAS.
+grb_version=$(basename "$grb_lib" | sed 's/^libgraphblas\.so\.//')
 
 cat >"$dir/peers.txt" <<EOF
 # Written by scripts/fetch-peers.sh; read by tropic bench --peers: NAME DRIVER VERSION...
 gap bin/gap_sssp_driver GAP $gap_tag (${gap_commit:0:7}), DeltaStep, g++ -O3 -fopenmp
-lagraph bin/lagraph_sssp_driver LAGraph $lag_tag (${lag_commit:0:7}), LAGr_SingleSourceShortestPath, SuiteSparse:GraphBLAS $grb_version
+lagraph bin/lagraph_sssp_driver LAGraph $lag_tag (${lag_commit:0:7}), \
+LAGr_SingleSourceShortestPath, SuiteSparse:GraphBLAS $grb_version
 EOF
 echo "peers ready in $dir:"
 cat "$dir/peers.txt"
