@@ -116,6 +116,7 @@ std::string run_process(const std::vector<std::string>& argv, const std::string&
   const pid_t pid = ::fork();
   if (pid < 0) return std::string("fork failed: ") + std::strerror(errno);
   if (pid == 0) {
+    ::setpgid(0, 0);  // its own process group: a timeout ends the driver and any child of it
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       ::dup2(fd, 1);
@@ -125,6 +126,7 @@ std::string run_process(const std::vector<std::string>& argv, const std::string&
     std::fprintf(stderr, "@error cannot run %s: %s\n", args[0], std::strerror(errno));
     ::_exit(127);
   }
+  ::setpgid(pid, pid);  // also here: whichever of the two runs first
   const auto start = std::chrono::steady_clock::now();
   int status = 0;
   for (;;) {
@@ -133,7 +135,7 @@ std::string run_process(const std::vector<std::string>& argv, const std::string&
     if (r < 0 && errno != EINTR) return std::string("waitpid failed: ") + std::strerror(errno);
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
         timeout_s) {
-      ::kill(pid, SIGKILL);
+      ::kill(-pid, SIGKILL);
       ::waitpid(pid, &status, 0);
       return "killed after " + std::to_string(long(timeout_s)) + " s (--peer-timeout)";
     }
