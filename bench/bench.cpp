@@ -614,7 +614,8 @@ class graph_bench {
         // Without a reference nothing else can be validated for this source.
         if (reference_failed) break;
       }
-      if (!c_.peers.empty() && !reference_.empty()) references[gr_.sources[si].source] = reference_;
+      if (!c_.peers.empty() && !reference_.empty())
+        references[gr_.sources[si].source] = std::move(reference_);
     }
     gr_.solves_ms = now_ms() - start;
   }
@@ -1335,9 +1336,13 @@ int run_typed(const config& c) {
     }
     // Fewer sources than asked for (a tiny graph) leave steps that never show.
     progress.advance(graph_steps - gr.sources.size() * c.algorithms.size());
-    graph_bench<W> bench(g, gr, e, c, progress, rows);
-    bench.run();
-    if (!peers.empty()) add_peer_rows(g, gr, e, c, peers, bench.references, progress, rows);
+    std::map<vertex, std::vector<W>> references;
+    {  // the bench's device graph and GrB_Matrix are freed before the peers run
+      graph_bench<W> bench(g, gr, e, c, progress, rows);
+      bench.run();
+      references = std::move(bench.references);
+    }
+    if (!peers.empty()) add_peer_rows(g, gr, e, c, peers, references, progress, rows);
     progress.message(e.name + " done in " +
                      duration(gr.load_ms + gr.sources_ms + gr.ceilings_ms + gr.solves_ms) +
                      " (load " + duration(gr.load_ms) + ", sources and statistics " +
