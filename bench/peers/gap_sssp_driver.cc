@@ -81,6 +81,10 @@ int gap_set_delta(uint64_t d, char* err) {
   return 0;
 }
 
+void gap_release() {
+  dist = pvector<WeightT>();
+}
+
 int gap_solve(uint64_t source, char*) {
   last_source = source;
   beyond = int64_t(source) >= graph.num_nodes();
@@ -108,6 +112,6 @@ int gap_threads() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const peer_ops ops = {gap_load, gap_set_delta, gap_solve, gap_write, gap_threads};
+  const peer_ops ops = {gap_load, gap_set_delta, gap_release, gap_solve, gap_write, gap_threads};
   return peer_driver_main(argc, argv, &ops);
 }

@@ -18,7 +18,7 @@ static char msg[LAGRAPH_MSG_LEN];
 
 static int grb_failed(int info, const char* what, char* err) {
   if (info >= 0) return 0; /* GrB_SUCCESS, GrB_NO_VALUE */
-  snprintf(err, 256, "%s returned %d: %s", what, info, msg);
+  snprintf(err, 256, "%.60s returned %d: %.180s", what, info, msg);
   return 1;
 }
 
@@ -88,8 +88,11 @@ static int lag_set_delta(uint64_t d, char* err) {
   return grb_failed(GrB_Scalar_setElement_UINT64(delta, d), "GrB_Scalar_setElement", err);
 }
 
-static int lag_solve(uint64_t source, char* err) {
+static void lag_release(void) {
   GrB_free(&result);
+}
+
+static int lag_solve(uint64_t source, char* err) {
   return grb_failed(LAGr_SingleSourceShortestPath(&result, graph, source, delta, msg),
                     "LAGr_SingleSourceShortestPath", err);
 }
@@ -147,7 +150,7 @@ static int lag_threads(void) {
 }
 
 int main(int argc, char** argv) {
-  const peer_ops ops = {lag_load, lag_set_delta, lag_solve, lag_write, lag_threads};
+  const peer_ops ops = {lag_load, lag_set_delta, lag_release, lag_solve, lag_write, lag_threads};
   int status;
   if (LAGraph_Init(msg) != GrB_SUCCESS) {
     printf("@error LAGraph_Init: %s\n", msg);
