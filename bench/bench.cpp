@@ -130,6 +130,7 @@ struct config {
   std::string command_line;
   std::string peers;          // --peers DIR (issue 37): GAP and LAGraph, from fetch-peers.sh
   double peer_timeout = 900;  // seconds per peer and graph
+  double peer_sweep_ms = 5000;  // the delta sweep of a peer ends once it has taken this long
 };
 
 void print_help() {
@@ -163,7 +164,8 @@ void print_help() {
       "  --no-ceilings         skip the copy-bandwidth / SpMV ceilings\n"
       "  --peers DIR           also run the outside programs scripts/fetch-peers.sh built in DIR\n"
       "                        (GAP, LAGraph) on the same sources, checked like every row;\n"
-      "                        rows peer:NAME; --peer-timeout S per peer and graph (900)\n"
+      "                        rows peer:NAME; --peer-timeout S per peer and graph (900);\n"
+      "                        --peer-sweep-ms MS ends a peer's delta sweep after MS (5000)\n"
       "  --list                print the suite and algorithms, run nothing\n\n"
       "Suite lines: NAME GRAPH [unit-weights] [symmetrize] [seed=N] [sources=N] [cpu-sources=N]\n"
       "[skip=A,B] (bench/suite.hpp). Every skip is a row of its own: 'skipped' and why.\n\n"
@@ -261,6 +263,8 @@ config parse_args(int argc, char** argv) {
       c.peers = v();
     } else if (a == "--peer-timeout") {
       c.peer_timeout = parse_count(a, v(), 1);
+    } else if (a == "--peer-sweep-ms") {
+      c.peer_sweep_ms = parse_count(a, v(), 1);
     } else if (a == "--no-ceilings" && !has_inline) {
       c.ceilings = false;
     } else if (a == "--list" && !has_inline) {
@@ -1211,6 +1215,7 @@ void add_peer_rows(const csr<W>& g, const graph_report& gr, const suite_entry& e
   settings.slow_ms = c.slow_ms;
   settings.slow_sources = c.slow_sources;
   settings.timeout_s = c.peer_timeout;
+  settings.sweep_budget_ms = c.peer_sweep_ms;
   settings.log_dir = c.out + "/peers";
   for (const peer_row& p : run_peers_on_graph(g, gr.name, sources, refs, peers, settings, skip,
                                               [&](const std::string& m) { progress.message(m); })) {

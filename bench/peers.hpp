@@ -46,7 +46,7 @@ struct peer_settings {
   int warmup = 1, runs = 3;
   double slow_ms = 2000;  // the bench's --slow-ms and --slow-sources, applied by the driver
   int slow_sources = 1;
-  double sweep_budget_ms = 10000;  // the sweep ends once it has taken this long
+  double sweep_budget_ms = 5000;  // the sweep ends once it has taken this long
   double timeout_s = 900;
   std::string log_dir;  // the drivers' output, one file per graph and peer
 };

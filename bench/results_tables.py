@@ -155,7 +155,7 @@ class Graph:
         self.depth = [int(d) for _, d in srcs]
         skip = re.search(r"skip=(\S+)", row["sources (reach, BFS depth)"])
         self.skipped = [a for a in (skip.group(1).split(",") if skip else [])
-                        if not a.startswith("c_api:")]
+                        if not a.startswith(("c_api:", "peer:"))]
         self.words = describe(row["origin"], first_kron)
         self.rows = {}       # algorithm -> summary Results row (timed rows only)
         self.ceilings = {}   # ceiling name -> summary Ceilings row
