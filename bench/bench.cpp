@@ -128,8 +128,8 @@ struct config {
   bool list_only = false;
   std::string weights = "uint32";
   std::string command_line;
-  std::string peers;          // --peers DIR (issue 37): GAP and LAGraph, from fetch-peers.sh
-  double peer_timeout = 900;  // seconds per peer and graph
+  std::string peers;            // --peers DIR (issue 37): GAP and LAGraph, from fetch-peers.sh
+  double peer_timeout = 900;    // seconds per peer and graph
   double peer_sweep_ms = 5000;  // the delta sweep of a peer ends once it has taken this long
 };
 
