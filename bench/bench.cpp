@@ -19,6 +19,9 @@
 // or --c-api-sources, and an algorithm skipped after slow first runs each leave a row whose
 // status is "skipped" and whose note says why.
 //
+// `peer:NAME` rows (--peers DIR, issue 37): GAP and LAGraph through our drivers, one process per
+// graph and peer, on the same sources, checked against the same reference (peers.hpp).
+//
 // Output (--out DIR): results.csv (one row per graph x algorithm x source), ceilings.csv,
 // summary.md (printed too); plots come from bench/plot.py reading results.csv.
 #include <sys/stat.h>
@@ -42,6 +45,7 @@
 #include <vector>
 
 #include "ceilings.hpp"
+#include "peers.hpp"
 #if defined(TROPIC_HAVE_CUDA)
 #include "tropic/device_matrix.hpp"
 #endif
@@ -124,6 +128,9 @@ struct config {
   bool list_only = false;
   std::string weights = "uint32";
   std::string command_line;
+  std::string peers;            // --peers DIR (issue 37): GAP and LAGraph, from fetch-peers.sh
+  double peer_timeout = 900;    // seconds per peer and graph
+  double peer_sweep_ms = 5000;  // the delta sweep of a peer ends once it has taken this long
 };
 
 void print_help() {
@@ -155,6 +162,10 @@ void print_help() {
       "  --cache DIR           keep generated graphs there as .tgr and reuse them\n"
       "  --out DIR             output folder (default bench-results)\n"
       "  --no-ceilings         skip the copy-bandwidth / SpMV ceilings\n"
+      "  --peers DIR           also run the outside programs scripts/fetch-peers.sh built in DIR\n"
+      "                        (GAP, LAGraph) on the same sources, checked like every row;\n"
+      "                        rows peer:NAME; --peer-timeout S per peer and graph (900);\n"
+      "                        --peer-sweep-ms MS ends a peer's delta sweep after MS (5000)\n"
       "  --list                print the suite and algorithms, run nothing\n\n"
       "Suite lines: NAME GRAPH [unit-weights] [symmetrize] [seed=N] [sources=N] [cpu-sources=N]\n"
       "[skip=A,B] (bench/suite.hpp). Every skip is a row of its own: 'skipped' and why.\n\n"
@@ -248,6 +259,12 @@ config parse_args(int argc, char** argv) {
       c.slow_ms = parse_count(a, v(), 1);
     } else if (a == "--out") {
       c.out = v();
+    } else if (a == "--peers") {
+      c.peers = v();
+    } else if (a == "--peer-timeout") {
+      c.peer_timeout = parse_count(a, v(), 1);
+    } else if (a == "--peer-sweep-ms") {
+      c.peer_sweep_ms = parse_count(a, v(), 1);
     } else if (a == "--no-ceilings" && !has_inline) {
       c.ceilings = false;
     } else if (a == "--list" && !has_inline) {
@@ -279,6 +296,7 @@ config parse_args(int argc, char** argv) {
 void check_suite_skips(const std::vector<suite_entry>& suite) {
   for (const auto& e : suite)
     for (const auto& name : e.skip) {
+      if (name.rfind("peer:", 0) == 0) continue;  // the peers are listed by --peers DIR
       try {
         parse_bench_algorithm(name);
       } catch (const error& ex) {
@@ -578,6 +596,8 @@ class graph_bench {
               progress_line& progress, std::vector<row>& rows)
       : g_(g), gr_(gr), e_(e), c_(c), progress_(progress), rows_(rows) {}
 
+  std::map<vertex, std::vector<W>> references;  // per source, kept for the peers (--peers)
+
   void run() {
     const double start = now_ms();
     for (std::size_t si = 0; si < gr_.sources.size(); ++si) {
@@ -598,6 +618,8 @@ class graph_bench {
         // Without a reference nothing else can be validated for this source.
         if (reference_failed) break;
       }
+      if (!c_.peers.empty() && !reference_.empty())
+        references[gr_.sources[si].source] = std::move(reference_);
     }
     gr_.solves_ms = now_ms() - start;
   }
@@ -1170,10 +1192,62 @@ std::string entry_options(const suite_entry& e) {
   return s;
 }
 
+// The peers' rows of one graph (issue 37): skipped by the suite like CPU peers (skip=peer:NAME,
+// cpu-sources=N), else one driver call per peer, distances checked against the references.
+template <class W>
+void add_peer_rows(const csr<W>& g, const graph_report& gr, const suite_entry& e, const config& c,
+                   const std::vector<peer>& peers, const std::map<vertex, std::vector<W>>& refs,
+                   progress_line& progress, std::vector<row>& rows) {
+  std::vector<vertex> sources;
+  for (const auto& s : gr.sources) sources.push_back(s.source);
+  auto skip = [&](const std::string& name, std::size_t si) -> std::string {
+    if (std::find(e.skip.begin(), e.skip.end(), name) != e.skip.end())
+      return "skip=" + name + " (" + e.file + ")";
+    if (e.cpu_sources > 0 && si >= std::size_t(e.cpu_sources))
+      return "the suite times CPU peers on " + std::to_string(e.cpu_sources) + " of " +
+             std::to_string(sources.size()) +
+             " sources (cpu-sources=" + std::to_string(e.cpu_sources) + ", " + e.file + ")";
+    return "";
+  };
+  peer_settings settings;
+  settings.warmup = c.warmup;
+  settings.runs = c.cpu_runs;
+  settings.slow_ms = c.slow_ms;
+  settings.slow_sources = c.slow_sources;
+  settings.timeout_s = c.peer_timeout;
+  settings.sweep_budget_ms = c.peer_sweep_ms;
+  settings.log_dir = c.out + "/peers";
+  for (const peer_row& p : run_peers_on_graph(g, gr.name, sources, refs, peers, settings, skip,
+                                              [&](const std::string& m) { progress.message(m); })) {
+    row r;
+    r.graph = gr.name;
+    r.n = g.n;
+    r.arcs = g.arcs();
+    r.avg_degree = gr.stats.avg_degree;
+    r.source = gr.sources[p.source_index];
+    r.algorithm = p.algorithm;
+    r.status = p.status;
+    r.note = p.note;
+    if (p.status == "ok") {
+      r.runs = int(p.ms.size());
+      r.median_ms = r.wall_ms = r.solve_ms = median_of(p.ms);
+      r.min_ms = *std::min_element(p.ms.begin(), p.ms.end());
+      r.setup_ms = p.load_ms;
+      r.stats.delta = p.delta;
+    } else if (p.status != "skipped") {
+      progress.message(gr.name + " source " + std::to_string(r.source.source) + " " + r.algorithm +
+                       ": " + r.status + ": " + r.note);
+    }
+    rows.push_back(r);
+  }
+}
+
 template <class W>
 int run_typed(const config& c) {
   std::string suite_dir;
   std::vector<suite_entry> suite = load_suite(c, suite_dir);
+  std::vector<peer> peers;
+  if (!c.peers.empty()) peers = read_peers(c.peers);
   const std::string root = repository_root();
   std::vector<std::string> folders = c.data_dirs;
   folders.push_back(suite_dir);
@@ -1267,7 +1341,13 @@ int run_typed(const config& c) {
     }
     // Fewer sources than asked for (a tiny graph) leave steps that never show.
     progress.advance(graph_steps - gr.sources.size() * c.algorithms.size());
-    graph_bench<W>(g, gr, e, c, progress, rows).run();
+    std::map<vertex, std::vector<W>> references;
+    {  // the bench's device graph and GrB_Matrix are freed before the peers run
+      graph_bench<W> bench(g, gr, e, c, progress, rows);
+      bench.run();
+      references = std::move(bench.references);
+    }
+    if (!peers.empty()) add_peer_rows(g, gr, e, c, peers, references, progress, rows);
     progress.message(e.name + " done in " +
                      duration(gr.load_ms + gr.sources_ms + gr.ceilings_ms + gr.solves_ms) +
                      " (load " + duration(gr.load_ms) + ", sources and statistics " +
@@ -1282,6 +1362,15 @@ int run_typed(const config& c) {
   write_csv(c.out + "/results.csv", rows);
   write_ceilings_csv(c.out + "/ceilings.csv", ceilings);
   std::string md = summary_markdown(c, reports, rows, ceilings, progress.elapsed_ms());
+  if (!peers.empty()) {
+    std::vector<std::string> names;
+    for (const auto& gr : reports) names.push_back(gr.name);
+    std::vector<timed_cell> cells;
+    for (const row& r : rows)
+      cells.push_back(
+          {r.graph, r.algorithm, r.source.source, r.status, r.median_ms, r.stats.delta, r.note});
+    md += peers_markdown(names, cells, peers, c.peers);
+  }
   {
     std::ofstream out(c.out + "/summary.md");
     out << md;

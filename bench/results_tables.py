@@ -4,8 +4,11 @@
 tropic_bench writes summary.md (its Graphs, Results, "Through the C API" and Ceilings tables);
 this script turns them into the page's two generated sections: the summary table of
 delta_stepping (what algorithm::automatic runs) against the peers, and one table per graph with
-its ceilings. The prose around the tables is generated too, so the numbers in it (work range,
-copy bandwidth, C API speedups, links) follow the run. Python 3 standard library only.
+its ceilings. A run with `--peers` (issue 37) also has the summary's "Against the peers" table:
+then the first table carries the best outside program (GAP, LAGraph) per graph, its delta, and
+its time over tropic's best as a ratio, and each graph's table a line on every peer. The prose
+around the tables is generated too, so the numbers in it (work range, copy bandwidth, C API
+speedups, links) follow the run. Python 3 standard library only.
 
 Usage:
   bench/results_tables.py RUN_DIR                     print both sections (markdown) to stdout
@@ -152,11 +155,12 @@ class Graph:
         self.depth = [int(d) for _, d in srcs]
         skip = re.search(r"skip=(\S+)", row["sources (reach, BFS depth)"])
         self.skipped = [a for a in (skip.group(1).split(",") if skip else [])
-                        if not a.startswith("c_api:")]
+                        if not a.startswith(("c_api:", "peer:"))]
         self.words = describe(row["origin"], first_kron)
         self.rows = {}       # algorithm -> summary Results row (timed rows only)
         self.ceilings = {}   # ceiling name -> summary Ceilings row
         self.c_api = {}      # c_api: algorithm -> summary row
+        self.peers = None    # the summary's "Against the peers" row, from a --peers run
 
     def heading(self):
         k = len(self.reach)
@@ -187,6 +191,10 @@ def load(run_dir):
     for row in tables["Ceilings"]:
         if row["graph"] in graphs:
             graphs[row["graph"]].ceilings[row["ceiling"]] = row
+    for row in tables.get("Against the peers", []):
+        if row["graph"] not in graphs:
+            die(f"'Against the peers' names graph {row['graph']}, which the Graphs table lacks")
+        graphs[row["graph"]].peers = row
     for row in tables.get("Through the C API", []):
         if row["graph"] in graphs and row["end to end (ms)"] != "-":
             graphs[row["graph"]].c_api[row["algorithm"]] = row
@@ -215,18 +223,48 @@ def kernel(how):
     return f" ({m.group(1).strip()})" if m else ""
 
 
-def at_a_glance(graphs, gpu_algs):
+def peer_versions(run_dir):
+    """'peer:gap = GAP v1.5 (...)' items of the summary's peer paragraph, in its order."""
+    with open(os.path.join(run_dir, "summary.md"), encoding="utf-8") as f:
+        m = re.search(r"^Peers \(`--peers [^`]*`[^)]*\):(.*?); each on all host threads",
+                      f.read(), re.M)
+    return [v.strip() for v in m.group(1).split(";")] if m else []
+
+
+def peer_cells(g, fastest):
+    """The first table's two peer cells of a graph: best peer (ms, delta), peer / tropic (the
+    summary's ratio is over its own tropic best: named when that is not `fastest`)."""
+    p = g.peers
+    if p is None or p["best peer"] == "-":
+        return ["-", "-"]
+    name = p["best peer"].removeprefix("peer:")
+    ratio_cell = p["peer / tropic"]
+    if ratio_cell != "-" and p["tropic best"] not in ("-", fastest):
+        ratio_cell += f" (vs {p['tropic best']})"
+    return [f"{name} {p['ms']} (delta {p['delta']})", ratio_cell]
+
+
+def at_a_glance(graphs, gpu_algs, versions=()):
+    peers = any(g.peers is not None for g in graphs)
     intro = (
         f"{HEADLINE} is what `algorithm::automatic` (the default) runs on a GPU. vs {BASELINE}: "
         "the speedup over the same delta-stepping algebra on SuiteSparse:GraphBLAS (16 host "
         f"threads); fastest tropic: the fastest of tropic's {number_word(len(gpu_algs))} GPU "
         "algorithms; the last column: one cuSPARSE SpMV, a single pass over every arc.")
-    out = ["## At a glance", ""] + wrap(intro) + [
-        "",
-        f"| graph | vertices | arcs | BFS depth | {HEADLINE} ms | GTEPS | vs {BASELINE} | "
-        f"fastest tropic (ms) | {BASELINE} ms | cuSPARSE SpMV ms (one pass) |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
-    ]
+    if peers:
+        intro += (
+            " best peer: the fastest outside program in the same run (`tropic bench --peers`: "
+            + "; ".join(versions) + "), on all host threads with the best delta of a sweep on "
+            "the graph's first source, its answers checked like every row; peer / tropic: the "
+            "geometric mean over the sources both answered of its time over the fastest "
+            "tropic's (above 1: tropic is faster).")
+    head = (f"| graph | vertices | arcs | BFS depth | {HEADLINE} ms | GTEPS | vs {BASELINE} | "
+            f"fastest tropic (ms) | {BASELINE} ms | cuSPARSE SpMV ms (one pass) |")
+    rule = "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|"
+    if peers:
+        head += " best peer ms (delta) | peer / tropic |"
+        rule += "---|---:|"
+    out = ["## At a glance", ""] + wrap(intro) + ["", head, rule]
     for g in graphs:
         ds = g.rows[HEADLINE]
         timed = [(g.time(a), a) for a in gpu_algs if g.time(a) is not None]
@@ -237,7 +275,8 @@ def at_a_glance(graphs, gpu_algs):
             f"| {g.name} | {count(g.n)} | {count(g.arcs)} | {span(g.depth)} | "
             f"**{ds['time (ms)']}** | {ds['GTEPS']} | {speedup(ds['vs ' + BASELINE])} | "
             f"{best} ({best_t:.3f}) | {base['time (ms)'] if base else '-'} | "
-            f"{spmv['time (ms)'] if spmv else '-'} |")
+            f"{spmv['time (ms)'] if spmv else '-'} |"
+            + ("".join(f" {c} |" for c in peer_cells(g, best)) if peers else ""))
     return out
 
 
@@ -300,6 +339,9 @@ def per_graph(graphs, gpu_algs, run_link):
         if spmv:
             out.append(f"| *ceiling: cuSPARSE SpMV, one pass* | {spmv['time (ms)']} | "
                        f"{spmv['GTEPS']} | | | | |")
+        if g.peers is not None:
+            out.append(f"| *peers (CPU): ms (delta), valid* | "
+                       f"{g.peers['every peer: ms (delta), valid']} | | | | | |")
         mp = g.ceilings.get("tropic_min_plus_spmv")
         if mp:
             out.append(f"| *tropic min-plus SpMV, one pass{kernel(mp['how'])}* | "
@@ -350,7 +392,8 @@ def main():
     run_link = os.path.relpath(os.path.abspath(args.run_dir),
                                os.path.dirname(os.path.abspath(page_path))).replace(os.sep, "/")
     graphs, gpu_algs = load(args.run_dir)
-    glance, detail = at_a_glance(graphs, gpu_algs), per_graph(graphs, gpu_algs, run_link)
+    glance = at_a_glance(graphs, gpu_algs, peer_versions(args.run_dir))
+    detail = per_graph(graphs, gpu_algs, run_link)
     if not args.write:
         print("\n".join(glance + [""] + detail))
         return
