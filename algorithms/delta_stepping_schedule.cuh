@@ -38,7 +38,9 @@ class delta_stepping_schedule {
         with_arcs_(double(A.rows()) - double(A.stats().isolated)),
         dir_(dir),
         may_hand_over_(opts.loop == loop_control::automatic),
-        from_start_(opts.loop == loop_control::device),
+        from_start_(opts.loop == loop_control::device ||
+                    (opts.loop == loop_control::automatic &&
+                     A.stats().probe_levels > policy::delta_stepping::device_loop_probe_levels)),
         device_driven_(from_start_),
         may_narrow_(!(opts.delta > 0) && opts.algorithm != algorithm::bellman_ford &&
                     factor(A.stats(), closure) ==
@@ -50,7 +52,8 @@ class delta_stepping_schedule {
   // AH = A .* (A > Δ) holds arcs. Strictly lighter in double: a weight rounded into double
   // (64-bit integers) is then still at most the light part's limit.
   bool has_heavy() const { return !std::isinf(buckets_.delta) && !(max_weight_ < buckets_.delta); }
-  // The GPU drives buckets i, i+1, ...: from the start (loop_control::device), or handed over.
+  // The GPU drives buckets i, i+1, ...: from the start (loop_control::device, or a deep graph
+  // under automatic), or handed over.
   bool device_driven() const { return device_driven_; }
   bool handed_over() const { return device_driven_ && !from_start_; }
   // The operators' tally of push and pull calls, which the hysteresis reads.

@@ -30,6 +30,10 @@ inline constexpr double device_loop_step_arcs = 1 << 20;
 inline constexpr unsigned device_loop_small_steps = 8;
 // ... the last grew B at most this much; bench/results/h100-run12/sweeps/ab-4-handover-growth.txt
 inline constexpr double device_loop_growth = 2;
+// The GPU-driven loop from the first bucket on graphs deeper than this (graph_stats::
+// probe_levels: grids, roads), whose frontiers never grow to need a pull; the host loop's first
+// steps are round trips spent waiting to hand over; bench/results/h200-run30/NOTES.md
+inline constexpr std::uint32_t device_loop_probe_levels = 64;
 
 // Narrowing Δ (x4 back to x1) for a short, wide search, whose frontier grows geometrically:
 // after this many growing steps; bench/results/h100-run13/sweeps/ab-5-narrow-wide-searches.txt
