@@ -19,15 +19,49 @@
 #include "delta_stepping_device.cuh"
 #include "delta_stepping_schedule.cuh"
 #include "policy.hpp"
+#include "tropic/detail/cutoff.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
 
 namespace tropic::detail {
 
+namespace {
+// flag = 1 when some target's distance is not below `below` (not settled yet).
+template <class W>
+__global__ void any_unsettled(const W* t, const vertex* ids, std::size_t count, W below,
+                              unsigned* flag) {
+  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
+       j += std::size_t(gridDim.x) * blockDim.x)
+    if (!(t[ids[j]] < below)) {
+      *flag = 1;
+      return;
+    }
+}
+
+// Every target lies below `lowest`, the least distance of the buckets to come: all settled.
+template <class W>
+bool targets_settled(const settle_targets& targets, const dense_vector<W>& t, W lowest,
+                     gpu_context& ctx) {
+  device_buffer<unsigned> flag(1, ctx.stream());
+  TROPIC_CUDA_CHECK(cudaMemsetAsync(flag.data(), 0, sizeof(unsigned), ctx.stream()));
+  const unsigned blocks = unsigned(std::min<std::size_t>((targets.count + 255) / 256, 1024));
+  any_unsettled<<<blocks, 256, 0, ctx.stream()>>>(t.data(), targets.ids, targets.count, lowest,
+                                                  flag.data());
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+  unsigned pending = 0;
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&pending, flag.data(), sizeof pending,
+                                    cudaMemcpyDeviceToHost, ctx.stream()));
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+  ++ctx.round_trips;
+  return pending == 0;
+}
+}  // namespace
+
 template <class W>
 result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, const options& opts,
-                                    const closure_limits& closure, const descriptor& base) {
+                                    const closure_limits& closure, const descriptor& base,
+                                    const settle_targets* targets) {
   using action = typename delta_stepping_schedule<W>::action;
   const vertex n = A.rows();
   cuda_stream stream;
@@ -40,6 +74,9 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     desc.dir = direction::push;
   }
   delta_stepping_schedule<W> plan(A, opts, closure, desc.dir);
+  // Cutoff: no bucket past it is processed (bucket i's vertices beyond it are masked at the end).
+  const W cut = cutoff_limit<W>(opts.cutoff);
+  if (targets && targets->count == 0) targets = nullptr;
   const bucket_bounds<W>& buckets = plan.buckets();  // [iΔ, (i+1)Δ) under the schedule's Δ
   const min_plus<W> tropical;
   descriptor step = desc;  // a light step's: its direction is the schedule's
@@ -70,7 +107,7 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     if (plan.device_driven()) {
       // buckets i, i+1, ... on the GPU; after a hand-over, bucket i's light loop goes on from B
       device_driven_buckets(A, *split, buckets, plan.has_heavy(), i,
-                            plan.handed_over() ? &B : nullptr, t, ctx, closure, st);
+                            plan.handed_over() ? &B : nullptr, t, ctx, closure, st, cut, targets);
       break;
     }
     const value_range<W> bucket = buckets.range(i);  // [iΔ, (i+1)Δ)
@@ -117,7 +154,8 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     if (bucket.hi == infinity<W>()) break;
     const W lowest = select_reduce_min(B, t, buckets.range(i + 1),
                                        value_range<W>{bucket.hi, infinity<W>()}, ctx);
-    if (lowest == infinity<W>()) break;
+    if (lowest == infinity<W>() || lowest > cut) break;
+    if (targets && targets_settled(*targets, t, lowest, ctx)) break;
     const std::uint64_t following = buckets.index_of(lowest);
     selected = following == i + 1;
     if (plan.at_bucket_end(i, bucket.hi, selected ? B.nvals() : 0) == action::widen) {
@@ -138,18 +176,21 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
 }
 
 template <class W>
-result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const options& opts) {
+result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const options& opts,
+                              const settle_targets* targets) {
   closure_limits closure;
   // Local rounds pay on graphs of short rows (roads, grids, meshes), not on web graphs with hubs.
   if (A.stats().max_degree > policy::delta_stepping::closure_local_rounds_max_degree)
     closure.local_rounds = 0;
-  return delta_stepping_configured(A, source, opts, closure, descriptor{});
+  return delta_stepping_configured(A, source, opts, closure, descriptor{}, targets);
 }
 
 #define TROPIC_INSTANTIATE(W)                                                                      \
   template result<W> delta_stepping_configured<W>(const device_matrix<W>&, vertex, const options&, \
-                                                  const closure_limits&, const descriptor&);       \
-  template result<W> delta_stepping_sssp<W>(const device_matrix<W>&, vertex, const options&);
+                                                  const closure_limits&, const descriptor&,        \
+                                                  const settle_targets*);                          \
+  template result<W> delta_stepping_sssp<W>(const device_matrix<W>&, vertex, const options&,       \
+                                            const settle_targets*);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic::detail
