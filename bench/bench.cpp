@@ -124,6 +124,8 @@ struct config {
   bool list_only = false;
   std::string weights = "uint32";
   std::string command_line;
+  std::vector<int> sources_batch;  // --sources-batch: many-source rows (bench/many_sources.hpp)
+  double cutoff_share = 0;         // --cutoff-share: a cutoff row per algorithm; 0 = none
 };
 
 void print_help() {
@@ -155,7 +157,9 @@ void print_help() {
       "  --cache DIR           keep generated graphs there as .tgr and reuse them\n"
       "  --out DIR             output folder (default bench-results)\n"
       "  --no-ceilings         skip the copy-bandwidth / SpMV ceilings\n"
-      "  --list                print the suite and algorithms, run nothing\n\n"
+      "  --list                print the suite and algorithms, run nothing\n"
+      "  --sources-batch K,..  also a row per K: K sources in one call (e.g. 1,8,64,512)\n"
+      "  --cutoff-share F      also a row with cutoff = F x the largest distance (e.g. 0.01)\n\n"
       "Suite lines: NAME GRAPH [unit-weights] [symmetrize] [seed=N] [sources=N] [cpu-sources=N]\n"
       "[skip=A,B] (bench/suite.hpp). Every skip is a row of its own: 'skipped' and why.\n\n"
       "Algorithms in this build: ");
@@ -250,6 +254,15 @@ config parse_args(int argc, char** argv) {
       c.out = v();
     } else if (a == "--no-ceilings" && !has_inline) {
       c.ceilings = false;
+    } else if (a == "--sources-batch") {
+      for (const std::string& k : split_commas(v())) c.sources_batch.push_back(
+          parse_count("--sources-batch", k, 1));
+    } else if (a == "--cutoff-share") {
+      const std::string text = v();
+      char* end = nullptr;
+      c.cutoff_share = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !(c.cutoff_share > 0))
+        throw usage_error("--cutoff-share expects a positive number, got '" + text + "'");
     } else if (a == "--list" && !has_inline) {
       c.list_only = true;
     } else {
@@ -1170,6 +1183,8 @@ std::string entry_options(const suite_entry& e) {
   return s;
 }
 
+#include "many_sources.hpp"  // needs row, config, graph_report and median_of above
+
 template <class W>
 int run_typed(const config& c) {
   std::string suite_dir;
@@ -1268,6 +1283,7 @@ int run_typed(const config& c) {
     // Fewer sources than asked for (a tiny graph) leave steps that never show.
     progress.advance(graph_steps - gr.sources.size() * c.algorithms.size());
     graph_bench<W>(g, gr, e, c, progress, rows).run();
+    many_source_rows(g, gr, c, rows);
     progress.message(e.name + " done in " +
                      duration(gr.load_ms + gr.sources_ms + gr.ceilings_ms + gr.solves_ms) +
                      " (load " + duration(gr.load_ms) + ", sources and statistics " +
@@ -1281,7 +1297,8 @@ int run_typed(const config& c) {
   progress.finish();
   write_csv(c.out + "/results.csv", rows);
   write_ceilings_csv(c.out + "/ceilings.csv", ceilings);
-  std::string md = summary_markdown(c, reports, rows, ceilings, progress.elapsed_ms());
+  std::string md = summary_markdown(c, reports, rows, ceilings, progress.elapsed_ms()) +
+                   many_sources_markdown(rows);
   {
     std::ofstream out(c.out + "/summary.md");
     out << md;
