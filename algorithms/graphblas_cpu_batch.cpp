@@ -13,6 +13,7 @@
 // rounds are Bellman-Ford rounds for all rows at once; round n still improving a row proves a
 // negative cycle reachable from its source. Overflow and parents: per row, as graphblas_cpu.cpp.
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <cstdint>
 #include <limits>
@@ -100,6 +101,10 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
   for (matrix_handle* x : {&t, &unsettled, &frontier, &settled, &relaxed})
     graphblas_check(GrB_Matrix_new(x->out(), T::type(), k, n), "GrB_Matrix_new");
   graphblas_check(GrB_Matrix_new(improved.out(), GrB_BOOL, k, n), "GrB_Matrix_new");
+  if (std::getenv("I33A_SPARSE"))
+  for (matrix_handle* x : {&unsettled, &frontier, &settled, &relaxed, &improved})
+    graphblas_check(GxB_Matrix_Option_set_INT32(x->get(), GxB_SPARSITY_CONTROL, GxB_SPARSE),
+                    "GxB_Matrix_Option_set");
 
   // T = inf; T(i, s_i) = 0; R = { (i, s_i): 0 }
   {
@@ -116,27 +121,32 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
 
   const W cut = cutoff_limit<W>(opts.cutoff);
   const bool prune = cut != infinity<W>() && !negative;
-  // Folds Rl into T and R and leaves in B the entries it improved below the bucket's end.
+  // Folds Rl into T and R and leaves in B the entries it improved below the bucket's end. Rl is
+  // first cut to its improving entries, so T and R take plain accumulations: GraphBLAS defers
+  // them (pending tuples) to the next read of R, once per bucket, instead of a masked merge per
+  // step.
   auto absorb = [&](W bucket_hi) {
     // Rl = Rl .* (Rl <= cutoff)
     if (prune)
       graphblas_check(T::select(relaxed.get(), nullptr, T::value_le(), relaxed.get(), cut, nullptr),
                       "GrB_select (cutoff)");
-    // imp = Rl < T
+    // imp = Rl < T;  Rl<imp, replace> = Rl
     graphblas_check(GrB_Matrix_eWiseMult_BinaryOp(improved.get(), nullptr, nullptr, T::lt(),
                                                   relaxed.get(), t.get(), nullptr),
                     "GrB_eWiseMult (Rl < T)");
-    // T = min(T, Rl)
+    graphblas_check(GrB_Matrix_apply(relaxed.get(), improved.get(), nullptr, T::identity(),
+                                     relaxed.get(), GrB_DESC_R),
+                    "GrB_apply (Rl improving)");
+    // T = min(T, Rl);  R = min(R, Rl)
     graphblas_check(GrB_Matrix_assign(t.get(), nullptr, T::min(), relaxed.get(), GrB_ALL, k,
                                       GrB_ALL, n, nullptr),
                     "GrB_assign (T min= Rl)");
-    // R<imp> = min(R, Rl)
-    graphblas_check(GrB_Matrix_assign(unsettled.get(), improved.get(), T::min(), relaxed.get(),
-                                      GrB_ALL, k, GrB_ALL, n, nullptr),
+    graphblas_check(GrB_Matrix_assign(unsettled.get(), nullptr, T::min(), relaxed.get(), GrB_ALL,
+                                      k, GrB_ALL, n, nullptr),
                     "GrB_assign (R min= Rl)");
-    // B<imp, replace> = Rl .* (Rl < hi)
-    graphblas_check(T::select(frontier.get(), improved.get(), T::value_lt(), relaxed.get(),
-                              bucket_hi, GrB_DESC_R),
+    // B = Rl .* (Rl < hi)
+    graphblas_check(T::select(frontier.get(), nullptr, T::value_lt(), relaxed.get(), bucket_hi,
+                              nullptr),
                     "GrB_select (next frontier)");
   };
 
@@ -151,14 +161,9 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
                     "GrB_select (bucket)");
     GrB_Index frontier_size = nvals_of(frontier.get());
     while (frontier_size > 0) {
-      graphblas_check(GrB_Matrix_clear(settled.get()), "GrB_Matrix_clear");
       while (frontier_size > 0) {
         ++st.iterations;
         st.vertices_relaxed += frontier_size;
-        // S = min(S, B)
-        graphblas_check(GrB_Matrix_eWiseAdd_BinaryOp(settled.get(), nullptr, nullptr, T::min(),
-                                                     settled.get(), frontier.get(), nullptr),
-                        "GrB_eWiseAdd (S)");
         // Rl = B min.+ AL
         graphblas_check(GrB_mxm(relaxed.get(), nullptr, nullptr, semiring, frontier.get(),
                                 al.get(), nullptr),
@@ -176,10 +181,14 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
           throw_negative_cycle(g, sources[rows.front()], "graphblas_cpu");
         }
       }
-      // R<!S, replace> = R
-      graphblas_check(GrB_Matrix_apply(unsettled.get(), settled.get(), nullptr, T::identity(),
-                                       unsettled.get(), GrB_DESC_RSC),
-                      "GrB_apply (R minus S)");
+      // S = R .* (R < hi): what the light phase settled (every entry of bucket i is in R, and
+      // nothing below it is); R = R .* (R >= hi) drops it.
+      graphblas_check(T::select(settled.get(), nullptr, T::value_lt(), unsettled.get(), hi,
+                                nullptr),
+                      "GrB_select (S)");
+      graphblas_check(T::select(unsettled.get(), nullptr, T::value_ge(), unsettled.get(), hi,
+                                nullptr),
+                      "GrB_select (R minus S)");
       if (has_heavy) {
         st.vertices_relaxed += nvals_of(settled.get());
         // Rl = S min.+ AH

@@ -40,6 +40,7 @@ struct grb;
     static GrB_IndexUnaryOp value_lt() { return GrB_VALUELT_##T; }                            \
     static GrB_IndexUnaryOp value_le() { return GrB_VALUELE_##T; }                            \
     static GrB_IndexUnaryOp value_gt() { return GrB_VALUEGT_##T; }                            \
+    static GrB_IndexUnaryOp value_ge() { return GrB_VALUEGE_##T; }                            \
     static GrB_Info fill(GrB_Vector v, W x, GrB_Index n) {                                    \
       return GrB_Vector_assign_##T(v, nullptr, nullptr, x, GrB_ALL, n, nullptr);              \
     }                                                                                         \
