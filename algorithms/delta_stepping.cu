@@ -50,8 +50,8 @@ bool targets_settled(const settle_targets& targets, const dense_vector<W>& t, W 
                                                   flag.data());
   TROPIC_CUDA_CHECK(cudaGetLastError());
   unsigned pending = 0;
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&pending, flag.data(), sizeof pending,
-                                    cudaMemcpyDeviceToHost, ctx.stream()));
+  TROPIC_CUDA_CHECK(
+      cudaMemcpyAsync(&pending, flag.data(), sizeof pending, cudaMemcpyDeviceToHost, ctx.stream()));
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
   ++ctx.round_trips;
   return pending == 0;

@@ -6,13 +6,11 @@
 // graph's nodes (bench/results/h100-run10/sweeps/anatomy-2-bucket-kernel.txt against
 // anatomy-1-graph-loop.txt there).
 #include <cstdint>
-
 #include <cuda/atomic>
 
 #include "delta_stepping_device.cuh"
-#include "tropic/detail/gpu_backends.hpp"
-
 #include "grid.cuh"
+#include "tropic/detail/gpu_backends.hpp"
 
 namespace tropic::detail {
 
@@ -95,8 +93,7 @@ __global__ void __launch_bounds__(grid::block_threads) bucket_loop(bucket_loop_a
       // closure only writes values >= lowest, so "t[d] < lowest" cannot change under its feet.
       int pending = 0;
       for (std::size_t j = threadIdx.x; j < b.target_count; j += blockDim.x)
-        pending |= !(cuda::atomic_ref<W, cuda::thread_scope_device>(
-                         const_cast<W&>(t[b.targets[j]]))
+        pending |= !(cuda::atomic_ref<W, cuda::thread_scope_device>(const_cast<W&>(t[b.targets[j]]))
                          .load(cuda::memory_order_relaxed) < lowest);
       if (!__syncthreads_or(pending)) break;
     }
@@ -170,12 +167,11 @@ void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>
   st.vertices_relaxed += vertices;
 }
 
-#define TROPIC_INSTANTIATE(W)                                                                     \
-  template void device_driven_buckets<W>(const device_matrix<W>&, const light_heavy_split<W>&,    \
-                                         const bucket_bounds<W>&, bool, std::uint64_t,            \
-                                         const sparse_vector<W>*, dense_vector<W>&, gpu_context&, \
-                                         const closure_limits&, statistics&, W,                   \
-                                         const settle_targets*);
+#define TROPIC_INSTANTIATE(W)                                                              \
+  template void device_driven_buckets<W>(                                                  \
+      const device_matrix<W>&, const light_heavy_split<W>&, const bucket_bounds<W>&, bool, \
+      std::uint64_t, const sparse_vector<W>*, dense_vector<W>&, gpu_context&,              \
+      const closure_limits&, statistics&, W, const settle_targets*);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic::detail

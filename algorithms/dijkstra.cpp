@@ -146,9 +146,9 @@ result<W> dijkstra(const csr<W>& g, vertex source, bool parents) {
   return detail::dijkstra_search(g, source, parents, infinity<W>(), nullptr);
 }
 
-#define TROPIC_INSTANTIATE(W)                                                          \
-  template result<W> dijkstra<W>(const csr<W>&, vertex, bool);                         \
-  template result<W> detail::dijkstra_search<W>(const csr<W>&, vertex, bool, W,        \
+#define TROPIC_INSTANTIATE(W)                                                   \
+  template result<W> dijkstra<W>(const csr<W>&, vertex, bool);                  \
+  template result<W> detail::dijkstra_search<W>(const csr<W>&, vertex, bool, W, \
                                                 const std::vector<vertex>*);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 #undef TROPIC_INSTANTIATE

@@ -46,8 +46,7 @@ void solve_many_gpu(const device_matrix<W>& a, const std::vector<vertex>& source
   for (std::size_t i = 0; i < sources.size(); ++i) {
     const result<W> r = sssp(a, sources[i], opts);
     std::copy(r.distances.begin(), r.distances.end(), out.distances.begin() + i * n);
-    if (opts.parents)
-      std::copy(r.parents.begin(), r.parents.end(), out.parents.begin() + i * n);
+    if (opts.parents) std::copy(r.parents.begin(), r.parents.end(), out.parents.begin() + i * n);
     add_stats(out.stats, r.stats);
   }
 }
@@ -101,8 +100,8 @@ std::vector<W> sssp_od(const device_matrix<W>& a, const std::vector<vertex>& ori
     targets = {ids.data(), d};
   }
   for (std::size_t i = 0; i < k; ++i) {
-    const result<W> r = early ? detail::delta_stepping_sssp(a, origins[i], o, &targets)
-                              : sssp(a, origins[i], o);
+    const result<W> r =
+        early ? detail::delta_stepping_sssp(a, origins[i], o, &targets) : sssp(a, origins[i], o);
     for (std::size_t j = 0; j < d; ++j) out[i * d + j] = r.distances[destinations[j]];
   }
   return out;

@@ -53,18 +53,17 @@
 #include <utility>
 #include <vector>
 
+#include "graphblas_cpu_common.hpp"
 #include "tropic/csr.hpp"
 #include "tropic/detail/backends.hpp"
+#include "tropic/detail/cutoff.hpp"
 #include "tropic/detail/graphblas_session.hpp"
 #include "tropic/error.hpp"
 #include "tropic/sssp.hpp"
-#include "graphblas_cpu_common.hpp"
-#include "tropic/detail/cutoff.hpp"
 
 namespace tropic::detail {
 
 using namespace gb;
-
 
 template <class W>
 result<W> graphblas_cpu_sssp(const csr<W>& g, vertex source, const options& opts) {

@@ -13,9 +13,9 @@
 // rounds are Bellman-Ford rounds for all rows at once; round n still improving a row proves a
 // negative cycle reachable from its source. Overflow and parents: per row, as graphblas_cpu.cpp.
 #include <algorithm>
-#include <cstdlib>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -60,7 +60,8 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
     const GrB_Index no_column = 0;
     const W no_weight = 0;
     graphblas_check(
-        import_matrix<W>(a.out(), n, rows.offsets.empty() ? g.row_offsets.data() : rows.offsets.data(),
+        import_matrix<W>(a.out(), n,
+                         rows.offsets.empty() ? g.row_offsets.data() : rows.offsets.data(),
                          m ? rows.columns.data() : &no_column, m ? weights.data() : &no_weight, m),
         "GrB_Matrix_import");
   }
@@ -78,10 +79,10 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
   grb_handle<GrB_Semiring> saturating;
   GrB_Semiring semiring = T::min_plus();
   if (!exact_fast_path && !std::is_floating_point_v<W>) {
-    graphblas_check(GrB_BinaryOp_new(plus_op.out(),
-                                     negative ? &clamping_plus<W> : &saturating_plus<W>,
-                                     T::type(), T::type(), T::type()),
-                    "GrB_BinaryOp_new");
+    graphblas_check(
+        GrB_BinaryOp_new(plus_op.out(), negative ? &clamping_plus<W> : &saturating_plus<W>,
+                         T::type(), T::type(), T::type()),
+        "GrB_BinaryOp_new");
     graphblas_check(GrB_Semiring_new(saturating.out(), T::min_monoid(), plus_op.get()),
                     "GrB_Semiring_new");
     semiring = saturating.get();
@@ -102,9 +103,9 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
     graphblas_check(GrB_Matrix_new(x->out(), T::type(), k, n), "GrB_Matrix_new");
   graphblas_check(GrB_Matrix_new(improved.out(), GrB_BOOL, k, n), "GrB_Matrix_new");
   if (std::getenv("I33A_SPARSE"))
-  for (matrix_handle* x : {&unsettled, &frontier, &settled, &relaxed, &improved})
-    graphblas_check(GxB_Matrix_Option_set_INT32(x->get(), GxB_SPARSITY_CONTROL, GxB_SPARSE),
-                    "GxB_Matrix_Option_set");
+    for (matrix_handle* x : {&unsettled, &frontier, &settled, &relaxed, &improved})
+      graphblas_check(GxB_Matrix_Option_set_INT32(x->get(), GxB_SPARSITY_CONTROL, GxB_SPARSE),
+                      "GxB_Matrix_Option_set");
 
   // T = inf; T(i, s_i) = 0; R = { (i, s_i): 0 }
   {
@@ -141,13 +142,13 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
     graphblas_check(GrB_Matrix_assign(t.get(), nullptr, T::min(), relaxed.get(), GrB_ALL, k,
                                       GrB_ALL, n, nullptr),
                     "GrB_assign (T min= Rl)");
-    graphblas_check(GrB_Matrix_assign(unsettled.get(), nullptr, T::min(), relaxed.get(), GrB_ALL,
-                                      k, GrB_ALL, n, nullptr),
+    graphblas_check(GrB_Matrix_assign(unsettled.get(), nullptr, T::min(), relaxed.get(), GrB_ALL, k,
+                                      GrB_ALL, n, nullptr),
                     "GrB_assign (R min= Rl)");
     // B = Rl .* (Rl < hi)
-    graphblas_check(T::select(frontier.get(), nullptr, T::value_lt(), relaxed.get(), bucket_hi,
-                              nullptr),
-                    "GrB_select (next frontier)");
+    graphblas_check(
+        T::select(frontier.get(), nullptr, T::value_lt(), relaxed.get(), bucket_hi, nullptr),
+        "GrB_select (next frontier)");
   };
 
   while (nvals_of(unsettled.get()) > 0) {
@@ -156,8 +157,7 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
     const W hi = bucket_end(lowest, delta);
     ++st.buckets;
     // B = R .* (R < hi)
-    graphblas_check(T::select(frontier.get(), nullptr, T::value_lt(), unsettled.get(), hi,
-                              nullptr),
+    graphblas_check(T::select(frontier.get(), nullptr, T::value_lt(), unsettled.get(), hi, nullptr),
                     "GrB_select (bucket)");
     GrB_Index frontier_size = nvals_of(frontier.get());
     while (frontier_size > 0) {
@@ -165,9 +165,9 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
         ++st.iterations;
         st.vertices_relaxed += frontier_size;
         // Rl = B min.+ AL
-        graphblas_check(GrB_mxm(relaxed.get(), nullptr, nullptr, semiring, frontier.get(),
-                                al.get(), nullptr),
-                        "GrB_mxm (light)");
+        graphblas_check(
+            GrB_mxm(relaxed.get(), nullptr, nullptr, semiring, frontier.get(), al.get(), nullptr),
+            "GrB_mxm (light)");
         absorb(hi);
         frontier_size = nvals_of(frontier.get());
         // Round n (Δ = ∞: a light round is a Bellman-Ford round) still improved a row: a
@@ -175,26 +175,26 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
         if (negative && frontier_size > 0 && st.iterations >= n) {
           std::vector<GrB_Index> rows(frontier_size);
           GrB_Index count = frontier_size;
-          graphblas_check(GrB_Matrix_extractTuples_BOOL(rows.data(), nullptr, nullptr, &count,
-                                                        frontier.get()),
-                          "GrB_extractTuples (cycle row)");
+          graphblas_check(
+              GrB_Matrix_extractTuples_BOOL(rows.data(), nullptr, nullptr, &count, frontier.get()),
+              "GrB_extractTuples (cycle row)");
           throw_negative_cycle(g, sources[rows.front()], "graphblas_cpu");
         }
       }
       // S = R .* (R < hi): what the light phase settled (every entry of bucket i is in R, and
       // nothing below it is); R = R .* (R >= hi) drops it.
-      graphblas_check(T::select(settled.get(), nullptr, T::value_lt(), unsettled.get(), hi,
-                                nullptr),
-                      "GrB_select (S)");
-      graphblas_check(T::select(unsettled.get(), nullptr, T::value_ge(), unsettled.get(), hi,
-                                nullptr),
-                      "GrB_select (R minus S)");
+      graphblas_check(
+          T::select(settled.get(), nullptr, T::value_lt(), unsettled.get(), hi, nullptr),
+          "GrB_select (S)");
+      graphblas_check(
+          T::select(unsettled.get(), nullptr, T::value_ge(), unsettled.get(), hi, nullptr),
+          "GrB_select (R minus S)");
       if (has_heavy) {
         st.vertices_relaxed += nvals_of(settled.get());
         // Rl = S min.+ AH
-        graphblas_check(GrB_mxm(relaxed.get(), nullptr, nullptr, semiring, settled.get(),
-                                ah.get(), nullptr),
-                        "GrB_mxm (heavy)");
+        graphblas_check(
+            GrB_mxm(relaxed.get(), nullptr, nullptr, semiring, settled.get(), ah.get(), nullptr),
+            "GrB_mxm (heavy)");
         absorb(hi);
         frontier_size = nvals_of(frontier.get());  // non-zero only through float rounding
       }
@@ -208,9 +208,9 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
   graphblas_check(GrB_Vector_new(row.out(), T::type(), n), "GrB_Vector_new");
   std::vector<W> dist(n);
   for (GrB_Index i = 0; i < k; ++i) {
-    graphblas_check(GrB_Col_extract(row.get(), nullptr, nullptr, t.get(), GrB_ALL, n, i,
-                                    GrB_DESC_T0),
-                    "GrB_Col_extract (row of T)");
+    graphblas_check(
+        GrB_Col_extract(row.get(), nullptr, nullptr, t.get(), GrB_ALL, n, i, GrB_DESC_T0),
+        "GrB_Col_extract (row of T)");
     GrB_Index count = n;
     graphblas_check(T::extract(dist.data(), &count, row.get()), "GrB_extractTuples");
     if (count != n)
@@ -228,7 +228,7 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
   return out;
 }
 
-#define TROPIC_INSTANTIATE(W)                                                           \
+#define TROPIC_INSTANTIATE(W)                                                                \
   template multi_result<W> graphblas_cpu_multi<W>(const csr<W>&, const std::vector<vertex>&, \
                                                   const options&);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)

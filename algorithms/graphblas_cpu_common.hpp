@@ -28,53 +28,52 @@ using vector_handle = grb_handle<GrB_Vector>;
 template <class W>
 struct grb;
 
-#define TROPIC_GRB_TRAITS(W, T)                                                               \
-  template <>                                                                                 \
-  struct grb<W> {                                                                             \
-    static GrB_Type type() { return GrB_##T; }                                                \
-    static GrB_Semiring min_plus() { return GrB_MIN_PLUS_SEMIRING_##T; }                      \
-    static GrB_Monoid min_monoid() { return GrB_MIN_MONOID_##T; }                             \
-    static GrB_BinaryOp min() { return GrB_MIN_##T; }                                         \
-    static GrB_BinaryOp lt() { return GrB_LT_##T; }                                           \
-    static GrB_UnaryOp identity() { return GrB_IDENTITY_##T; }                                \
-    static GrB_IndexUnaryOp value_lt() { return GrB_VALUELT_##T; }                            \
-    static GrB_IndexUnaryOp value_le() { return GrB_VALUELE_##T; }                            \
-    static GrB_IndexUnaryOp value_gt() { return GrB_VALUEGT_##T; }                            \
-    static GrB_IndexUnaryOp value_ge() { return GrB_VALUEGE_##T; }                            \
-    static GrB_Info fill(GrB_Vector v, W x, GrB_Index n) {                                    \
-      return GrB_Vector_assign_##T(v, nullptr, nullptr, x, GrB_ALL, n, nullptr);              \
-    }                                                                                         \
-    static GrB_Info set(GrB_Vector v, W x, GrB_Index i) {                                     \
-      return GrB_Vector_setElement_##T(v, x, i);                                              \
-    }                                                                                         \
-    static GrB_Info select(GrB_Vector w, GrB_Vector mask, GrB_IndexUnaryOp op, GrB_Vector u,  \
-                           W y, GrB_Descriptor d) {                                           \
-      return GrB_Vector_select_##T(w, mask, nullptr, op, u, y, d);                            \
-    }                                                                                         \
-    static GrB_Info select(GrB_Matrix c, GrB_IndexUnaryOp op, GrB_Matrix a, W y) {            \
-      return GrB_Matrix_select_##T(c, nullptr, nullptr, op, a, y, nullptr);                   \
-    }                                                                                         \
-    static GrB_Info select(GrB_Matrix c, GrB_Matrix mask, GrB_IndexUnaryOp op, GrB_Matrix a,  \
-                           W y, GrB_Descriptor d) {                                           \
-      return GrB_Matrix_select_##T(c, mask, nullptr, op, a, y, d);                            \
-    }                                                                                         \
-    static GrB_Info reduce_min(W* x, GrB_Matrix a) {                                          \
-      return GrB_Matrix_reduce_##T(x, nullptr, GrB_MIN_MONOID_##T, a, nullptr);               \
-    }                                                                                         \
-    static GrB_Info fill(GrB_Matrix c, W x, GrB_Index rows, GrB_Index cols) {                 \
-      return GrB_Matrix_assign_##T(c, nullptr, nullptr, x, GrB_ALL, rows, GrB_ALL, cols,      \
-                                   nullptr);                                                  \
-    }                                                                                         \
-    static GrB_Info build(GrB_Matrix c, const GrB_Index* i, const GrB_Index* j, const W* x,  \
-                          GrB_Index k) {                                                      \
-      return GrB_Matrix_build_##T(c, i, j, x, k, GrB_MIN_##T);                                \
-    }                                                                                         \
-    static GrB_Info reduce_min(W* x, GrB_Vector u) {                                          \
-      return GrB_Vector_reduce_##T(x, nullptr, GrB_MIN_MONOID_##T, u, nullptr);               \
-    }                                                                                         \
-    static GrB_Info extract(W* x, GrB_Index* count, GrB_Vector v) {                           \
-      return GrB_Vector_extractTuples_##T(nullptr, x, count, v);                              \
-    }                                                                                         \
+#define TROPIC_GRB_TRAITS(W, T)                                                                    \
+  template <>                                                                                      \
+  struct grb<W> {                                                                                  \
+    static GrB_Type type() { return GrB_##T; }                                                     \
+    static GrB_Semiring min_plus() { return GrB_MIN_PLUS_SEMIRING_##T; }                           \
+    static GrB_Monoid min_monoid() { return GrB_MIN_MONOID_##T; }                                  \
+    static GrB_BinaryOp min() { return GrB_MIN_##T; }                                              \
+    static GrB_BinaryOp lt() { return GrB_LT_##T; }                                                \
+    static GrB_UnaryOp identity() { return GrB_IDENTITY_##T; }                                     \
+    static GrB_IndexUnaryOp value_lt() { return GrB_VALUELT_##T; }                                 \
+    static GrB_IndexUnaryOp value_le() { return GrB_VALUELE_##T; }                                 \
+    static GrB_IndexUnaryOp value_gt() { return GrB_VALUEGT_##T; }                                 \
+    static GrB_IndexUnaryOp value_ge() { return GrB_VALUEGE_##T; }                                 \
+    static GrB_Info fill(GrB_Vector v, W x, GrB_Index n) {                                         \
+      return GrB_Vector_assign_##T(v, nullptr, nullptr, x, GrB_ALL, n, nullptr);                   \
+    }                                                                                              \
+    static GrB_Info set(GrB_Vector v, W x, GrB_Index i) {                                          \
+      return GrB_Vector_setElement_##T(v, x, i);                                                   \
+    }                                                                                              \
+    static GrB_Info select(GrB_Vector w, GrB_Vector mask, GrB_IndexUnaryOp op, GrB_Vector u, W y,  \
+                           GrB_Descriptor d) {                                                     \
+      return GrB_Vector_select_##T(w, mask, nullptr, op, u, y, d);                                 \
+    }                                                                                              \
+    static GrB_Info select(GrB_Matrix c, GrB_IndexUnaryOp op, GrB_Matrix a, W y) {                 \
+      return GrB_Matrix_select_##T(c, nullptr, nullptr, op, a, y, nullptr);                        \
+    }                                                                                              \
+    static GrB_Info select(GrB_Matrix c, GrB_Matrix mask, GrB_IndexUnaryOp op, GrB_Matrix a, W y,  \
+                           GrB_Descriptor d) {                                                     \
+      return GrB_Matrix_select_##T(c, mask, nullptr, op, a, y, d);                                 \
+    }                                                                                              \
+    static GrB_Info reduce_min(W* x, GrB_Matrix a) {                                               \
+      return GrB_Matrix_reduce_##T(x, nullptr, GrB_MIN_MONOID_##T, a, nullptr);                    \
+    }                                                                                              \
+    static GrB_Info fill(GrB_Matrix c, W x, GrB_Index rows, GrB_Index cols) {                      \
+      return GrB_Matrix_assign_##T(c, nullptr, nullptr, x, GrB_ALL, rows, GrB_ALL, cols, nullptr); \
+    }                                                                                              \
+    static GrB_Info build(GrB_Matrix c, const GrB_Index* i, const GrB_Index* j, const W* x,        \
+                          GrB_Index k) {                                                           \
+      return GrB_Matrix_build_##T(c, i, j, x, k, GrB_MIN_##T);                                     \
+    }                                                                                              \
+    static GrB_Info reduce_min(W* x, GrB_Vector u) {                                               \
+      return GrB_Vector_reduce_##T(x, nullptr, GrB_MIN_MONOID_##T, u, nullptr);                    \
+    }                                                                                              \
+    static GrB_Info extract(W* x, GrB_Index* count, GrB_Vector v) {                                \
+      return GrB_Vector_extractTuples_##T(nullptr, x, count, v);                                   \
+    }                                                                                              \
   };
 TROPIC_GRB_TRAITS(std::uint32_t, UINT32)
 TROPIC_GRB_TRAITS(std::int32_t, INT32)
@@ -190,8 +189,7 @@ bool sums_cannot_overflow(const csr<W>& g) {
       W heaviest = 0;
       for (arc_index e = g.row_offsets[u]; e < g.row_offsets[u + 1]; ++e)
         if (g.weights[e] > heaviest) heaviest = g.weights[e];
-      if (__builtin_add_overflow(bound, static_cast<std::uint64_t>(heaviest), &bound))
-        return false;
+      if (__builtin_add_overflow(bound, static_cast<std::uint64_t>(heaviest), &bound)) return false;
     }
     return bound < static_cast<std::uint64_t>(infinity<W>());
   }
@@ -206,7 +204,7 @@ W bucket_end(W m, double delta) {
   W hi;
   if constexpr (std::is_floating_point_v<W>) {
     hi = end >= static_cast<long double>(std::numeric_limits<W>::max()) ? infinity<W>()
-                                                                         : static_cast<W>(end);
+                                                                        : static_cast<W>(end);
     if (!(hi > m)) hi = std::nextafter(m, infinity<W>());
   } else {
     const long double c = std::ceil(end);
@@ -308,10 +306,10 @@ void check_negative_extremes(const csr<W>& g, vertex source, const std::vector<W
     else if constexpr (std::is_signed_v<W>)
       below = dist[u] == std::numeric_limits<W>::lowest();
     if (below)
-      throw error(error_code::overflow,
-                  "graphblas_cpu: the distance of vertex " + std::to_string(u) +
-                      " lies below what " + weight_type_name<W>() +
-                      " can hold; use a wider weight type (int64 or double)");
+      throw error(error_code::overflow, "graphblas_cpu: the distance of vertex " +
+                                            std::to_string(u) + " lies below what " +
+                                            weight_type_name<W>() +
+                                            " can hold; use a wider weight type (int64 or double)");
   }
 }
 
@@ -331,6 +329,5 @@ inline GrB_Index nvals(GrB_Matrix a) {
   graphblas_check(GrB_Matrix_nvals(&k, a), "GrB_Matrix_nvals");
   return k;
 }
-
 
 }  // namespace tropic::detail::gb

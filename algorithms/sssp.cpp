@@ -1,4 +1,6 @@
 // sssp(): resolves `automatic`, checks the arguments once, and dispatches.
+#include "tropic/sssp.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -8,7 +10,6 @@
 #include "tropic/detail/backends.hpp"
 #include "tropic/detail/cutoff.hpp"
 #include "tropic/error.hpp"
-#include "tropic/sssp.hpp"
 
 #if defined(TROPIC_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -136,7 +137,9 @@ bool has_negative_arc(const csr<W>& g) noexcept {
 }  // namespace
 
 namespace detail {
-bool implemented_algorithm(algorithm a) noexcept { return implemented(a); }
+bool implemented_algorithm(algorithm a) noexcept {
+  return implemented(a);
+}
 
 bool accepts_negative_weights(algorithm a) noexcept {
   return a == algorithm::bellman_ford || a == algorithm::graphblas_cpu ||
@@ -210,9 +213,9 @@ result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
   }
 }
 
-#define TROPIC_INSTANTIATE(W)                                                         \
-  template result<W> sssp<W>(const csr<W>&, vertex, const options&);                  \
-  template options detail::resolve_options<W>(const csr<W>&, const options&);         \
+#define TROPIC_INSTANTIATE(W)                                                 \
+  template result<W> sssp<W>(const csr<W>&, vertex, const options&);          \
+  template options detail::resolve_options<W>(const csr<W>&, const options&); \
   template void detail::check_sssp_arguments<W>(const csr<W>&, vertex, algorithm);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 

@@ -23,18 +23,18 @@ namespace detail {
 void check_vertex_list(vertex n, const std::vector<vertex>& list, const char* what) {
   for (std::size_t i = 0; i < list.size(); ++i)
     if (list[i] >= n)
-      throw error(error_code::invalid_index,
-                  std::string(what) + " " + std::to_string(list[i]) + " (entry " +
-                      std::to_string(i) + " of the list) is out of range: the graph has " +
-                      std::to_string(n) + " vertices (0-based)");
+      throw error(error_code::invalid_index, std::string(what) + " " + std::to_string(list[i]) +
+                                                 " (entry " + std::to_string(i) +
+                                                 " of the list) is out of range: the graph has " +
+                                                 std::to_string(n) + " vertices (0-based)");
 }
 
-std::size_t batch_rows(std::size_t k, std::size_t n, std::size_t cell_bytes,
-                       std::size_t available, std::size_t max_batch, const char* where) {
+std::size_t batch_rows(std::size_t k, std::size_t n, std::size_t cell_bytes, std::size_t available,
+                       std::size_t max_batch, const char* where) {
   if (k == 0) return 0;
   std::size_t need = 0;
-  const bool overflows = __builtin_mul_overflow(k, n, &need) ||
-                         __builtin_mul_overflow(need, cell_bytes, &need);
+  const bool overflows =
+      __builtin_mul_overflow(k, n, &need) || __builtin_mul_overflow(need, cell_bytes, &need);
   if (!overflows && need <= available) return k;
   if (max_batch > 0) return std::min(max_batch, k);
   throw error(error_code::out_of_memory,
@@ -131,9 +131,9 @@ multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources, const 
     case algorithm::graphblas_cpu: {
       // The batch's GraphBLAS matrices (t dense, the frontier, R, S, r sparse) hold up to about
       // four k x n values with their indices: the working set set against half the memory.
-      const std::size_t rows = detail::batch_rows(k, g.n, 4 * (sizeof(W) + 8),
-                                                  detail::host_memory_bytes() / 2, o.max_batch,
-                                                  "host memory (graphblas_cpu's batch)");
+      const std::size_t rows =
+          detail::batch_rows(k, g.n, 4 * (sizeof(W) + 8), detail::host_memory_bytes() / 2,
+                             o.max_batch, "host memory (graphblas_cpu's batch)");
       for (std::size_t first = 0; first < k; first += rows) {
         const std::vector<vertex> chunk(sources.begin() + first,
                                         sources.begin() + std::min(k, first + rows));
@@ -158,8 +158,7 @@ multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources, const 
       out.stats = std::move(r.stats);
       break;
 #else
-      throw error(error_code::no_device, std::string("algorithm '") +
-                                             algorithm_name(o.algorithm) +
+      throw error(error_code::no_device, std::string("algorithm '") + algorithm_name(o.algorithm) +
                                              "' needs CUDA; this build has none");
 #endif
     }

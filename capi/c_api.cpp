@@ -378,8 +378,8 @@ double cutoff_of(GrB_Scalar cutoff, const tropic_options* opts) {
     if (present) grb(GrB_Scalar_extractElement_FP64(&c, cutoff), "GrB_Scalar_extractElement");
   }
   if (!(c >= 0))
-    throw grb_failure{GrB_INVALID_VALUE, "cutoff must be >= 0 (or empty for none), got " +
-                                             std::to_string(c)};
+    throw grb_failure{GrB_INVALID_VALUE,
+                      "cutoff must be >= 0 (or empty for none), got " + std::to_string(c)};
   return c;
 }
 
@@ -492,8 +492,8 @@ namespace {
 template <class W>
 GrB_Info import_rows(GrB_Matrix* a, GrB_Index rows, GrB_Index cols, const GrB_Index* ap,
                      const GrB_Index* aj, const W* ax, GrB_Index m) {
-#define TROPIC_IMPORT(T, SUFFIX)                                                       \
-  if constexpr (std::is_same_v<W, T>)                                                  \
+#define TROPIC_IMPORT(T, SUFFIX)                                                               \
+  if constexpr (std::is_same_v<W, T>)                                                          \
     return GrB_Matrix_import_##SUFFIX(a, GrB_##SUFFIX, rows, cols, ap, aj, ax, rows + 1, m, m, \
                                       GrB_CSR_FORMAT);
   TROPIC_IMPORT(std::uint32_t, UINT32)
@@ -525,14 +525,14 @@ std::vector<tropic::vertex> sources_of(GrB_Vector sources, GrB_Index n) {
   for (GrB_Index e = 0; e < count; ++e) {
     const double v = value[e];
     if (!(v >= 0) || v != std::floor(v))
-      throw grb_failure{GrB_INVALID_VALUE, "sources(" + std::to_string(index[e]) + ") = " +
-                                               std::to_string(v) +
+      throw grb_failure{GrB_INVALID_VALUE, "sources(" + std::to_string(index[e]) +
+                                               ") = " + std::to_string(v) +
                                                " is not a vertex id (an integer >= 0)"};
     if (v >= double(n))
-      throw grb_failure{GrB_INVALID_INDEX,
-                        "sources(" + std::to_string(index[e]) + ") = source " +
-                            std::to_string(static_cast<GrB_Index>(v)) +
-                            " is out of range: A has " + std::to_string(n) + " rows"};
+      throw grb_failure{GrB_INVALID_INDEX, "sources(" + std::to_string(index[e]) + ") = source " +
+                                               std::to_string(static_cast<GrB_Index>(v)) +
+                                               " is out of range: A has " + std::to_string(n) +
+                                               " rows"};
     out[index[e]] = static_cast<tropic::vertex>(v);
   }
   return out;
@@ -549,10 +549,10 @@ extern "C" int tropic_sssp_multi_ext(GrB_Matrix* D, tropic_stats* stats, GrB_Mat
     if (A == nullptr) throw grb_failure{GrB_NULL_POINTER, "the matrix A is NULL"};
     if (sources == nullptr) throw grb_failure{GrB_NULL_POINTER, "sources is NULL"};
     if (stats != nullptr && stats->struct_size < stats_first_size)
-      throw grb_failure{GrB_INVALID_VALUE,
-                        "stats->struct_size is " + std::to_string(stats->struct_size) +
-                            ": set it to sizeof(tropic_stats) (" +
-                            std::to_string(sizeof(tropic_stats)) + ")"};
+      throw grb_failure{GrB_INVALID_VALUE, "stats->struct_size is " +
+                                               std::to_string(stats->struct_size) +
+                                               ": set it to sizeof(tropic_stats) (" +
+                                               std::to_string(sizeof(tropic_stats)) + ")"};
     tropic::detail::ensure_graphblas();
     GrB_Type type = nullptr;
     grb(GxB_Matrix_type(&type, A), "GxB_Matrix_type");
@@ -560,9 +560,8 @@ extern "C" int tropic_sssp_multi_ext(GrB_Matrix* D, tropic_stats* stats, GrB_Mat
     grb(GrB_Matrix_nrows(&nrows, A), "GrB_Matrix_nrows");
     grb(GrB_Matrix_ncols(&ncols, A), "GrB_Matrix_ncols");
     if (nrows != ncols)
-      throw grb_failure{GrB_DIMENSION_MISMATCH, "A must be square, it is " +
-                                                    std::to_string(nrows) + " x " +
-                                                    std::to_string(ncols)};
+      throw grb_failure{GrB_DIMENSION_MISMATCH, "A must be square, it is " + std::to_string(nrows) +
+                                                    " x " + std::to_string(ncols)};
     if (nrows > std::numeric_limits<tropic::vertex>::max())
       throw grb_failure{GrB_NOT_IMPLEMENTED, "tropic handles at most 2^32 - 1 vertices"};
     const std::vector<tropic::vertex> list = sources_of(sources, nrows);
@@ -627,8 +626,8 @@ extern "C" int tropic_sssp_multi_ext(GrB_Matrix* D, tropic_stats* stats, GrB_Mat
   });
 }
 
-extern "C" int tropic_sssp_multi(GrB_Matrix* D, GrB_Matrix A, GrB_Vector sources,
-                                 GrB_Scalar delta, GrB_Scalar cutoff, char* msg) {
+extern "C" int tropic_sssp_multi(GrB_Matrix* D, GrB_Matrix A, GrB_Vector sources, GrB_Scalar delta,
+                                 GrB_Scalar cutoff, char* msg) {
   return tropic_sssp_multi_ext(D, nullptr, A, sources, delta, cutoff, nullptr, msg);
 }
 

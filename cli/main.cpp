@@ -280,8 +280,8 @@ std::vector<vertex> parse_sources(const std::string& arg) {
     const std::string path = arg.substr(1);
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f)
-      throw error(error_code::io, "cannot open --sources file '" + path + "': " +
-                                      std::strerror(errno));
+      throw error(error_code::io,
+                  "cannot open --sources file '" + path + "': " + std::strerror(errno));
     text.clear();
     char buf[4096];
     for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, got);
@@ -346,15 +346,17 @@ int run_many(const csr<W>& g, const std::vector<vertex>& sources, const options&
   std::sort(times.begin(), times.end());
   std::uint64_t reached = 0;
   for (W d : r.distances) reached += d != infinity<W>();
-  std::printf("%s: %zu sources, reached %llu (source, vertex) pairs of %llu, solve %s ms%s, "
-              "setup %s ms\n",
-              r.stats.algorithm.c_str(), sources.size(), (unsigned long long)reached,
-              (unsigned long long)(sources.size() * std::uint64_t(g.n)),
-              fixed(times[times.size() / 2], 3).c_str(),
-              repeat > 1 ? (" (median of " + std::to_string(repeat) + ", min " +
-                            fixed(times.front(), 3) + ")").c_str()
-                         : "",
-              fixed(r.stats.setup_milliseconds, 3).c_str());
+  std::printf(
+      "%s: %zu sources, reached %llu (source, vertex) pairs of %llu, solve %s ms%s, "
+      "setup %s ms\n",
+      r.stats.algorithm.c_str(), sources.size(), (unsigned long long)reached,
+      (unsigned long long)(sources.size() * std::uint64_t(g.n)),
+      fixed(times[times.size() / 2], 3).c_str(),
+      repeat > 1
+          ? (" (median of " + std::to_string(repeat) + ", min " + fixed(times.front(), 3) + ")")
+                .c_str()
+          : "",
+      fixed(r.stats.setup_milliseconds, 3).c_str());
   std::fflush(stdout);
   if (!output.empty()) {
     std::FILE* f = output == "-" ? stdout : std::fopen(output.c_str(), "wb");
@@ -406,8 +408,7 @@ int run_many(const csr<W>& g, const std::vector<vertex>& sources, const options&
         first = "source " + std::to_string(sources[i]) + ": " + problems;
     }
     if (wrong) {
-      std::printf("verify FAILED for %zu of %zu sources; %s", wrong, sources.size(),
-                  first.c_str());
+      std::printf("verify FAILED for %zu of %zu sources; %s", wrong, sources.size(), first.c_str());
       return 1;
     }
     std::printf("verify OK: %zu rows%s match the CPU reference\n", sources.size(),
@@ -468,7 +469,8 @@ int sssp_command(int argc, char** argv) {
   if (!a.has("source") && !a.has("sources"))
     throw usage_error("missing --source S (or --sources LIST)" + a.help_hint());
   const bool many = a.has("sources");
-  const std::vector<vertex> sources = many ? parse_sources(a.get("sources")) : std::vector<vertex>{};
+  const std::vector<vertex> sources =
+      many ? parse_sources(a.get("sources")) : std::vector<vertex>{};
   std::uint64_t source64 = a.get_u64("source", 0);
   if (source64 > std::numeric_limits<vertex>::max())
     throw usage_error("--source " + std::to_string(source64) + " exceeds the 32-bit vertex range");
@@ -609,10 +611,10 @@ int sssp_command(int argc, char** argv) {
     if (many) {
       for (std::size_t i = 0; i < sources.size(); ++i)
         if (sources[i] >= g0.n)
-          throw error(error_code::invalid_index,
-                      "--sources entry " + std::to_string(i + 1) + ", " +
-                          std::to_string(sources[i]) + ", is out of range: the graph has " +
-                          std::to_string(g0.n) + " vertices (0-based)");
+          throw error(error_code::invalid_index, "--sources entry " + std::to_string(i + 1) + ", " +
+                                                     std::to_string(sources[i]) +
+                                                     ", is out of range: the graph has " +
+                                                     std::to_string(g0.n) + " vertices (0-based)");
       return run_many(g0, sources, opts, repeat, output, check);
     }
     if (source >= g0.n)

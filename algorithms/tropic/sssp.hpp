@@ -135,8 +135,7 @@ result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts = {
 // source by source on one graph (the GPU's upload done once). Duplicate sources are allowed; an
 // out-of-range one is invalid_index naming it; an empty list gives an empty result.
 template <class W>
-multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources,
-                     const options& opts = {});
+multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources, const options& opts = {});
 
 // Origin-destination distances: |origins| x |destinations|, row-major (entry i * |D| + j is the
 // distance from origins[i] to destinations[j]; infinity<W>() when unreachable or beyond the

@@ -247,7 +247,8 @@ class graph {
                       bool parents, int device, double cutoff) {
     std::vector<tropic::vertex> list(sources.shape(0));
     with_index_type(sources, "sources", [&](auto* s) {
-      for (std::size_t i = 0; i < list.size(); ++i) list[i] = checked_vertex(s[i], g_.n, "sources", i);
+      for (std::size_t i = 0; i < list.size(); ++i)
+        list[i] = checked_vertex(s[i], g_.n, "sources", i);
     });
     tropic::options o;
     o.algorithm = tropic::parse_algorithm(algorithm);

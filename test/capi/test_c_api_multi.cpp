@@ -22,17 +22,17 @@ namespace {
 
 template <class W>
 struct gbm;
-#define TROPIC_TEST_GB(W, T)                                                                  \
-  template <>                                                                                 \
-  struct gbm<W> {                                                                             \
-    static GrB_Type type() { return GrB_##T; }                                                \
-    static GrB_Info build(GrB_Matrix a, const GrB_Index* i, const GrB_Index* j, const W* x,  \
-                          GrB_Index k) {                                                      \
-      return GrB_Matrix_build_##T(a, i, j, x, k, GrB_MIN_##T);                                \
-    }                                                                                         \
-    static GrB_Info tuples(GrB_Index* i, GrB_Index* j, W* x, GrB_Index* k, GrB_Matrix a) {   \
-      return GrB_Matrix_extractTuples_##T(i, j, x, k, a);                                     \
-    }                                                                                         \
+#define TROPIC_TEST_GB(W, T)                                                                \
+  template <>                                                                               \
+  struct gbm<W> {                                                                           \
+    static GrB_Type type() { return GrB_##T; }                                              \
+    static GrB_Info build(GrB_Matrix a, const GrB_Index* i, const GrB_Index* j, const W* x, \
+                          GrB_Index k) {                                                    \
+      return GrB_Matrix_build_##T(a, i, j, x, k, GrB_MIN_##T);                              \
+    }                                                                                       \
+    static GrB_Info tuples(GrB_Index* i, GrB_Index* j, W* x, GrB_Index* k, GrB_Matrix a) {  \
+      return GrB_Matrix_extractTuples_##T(i, j, x, k, a);                                   \
+    }                                                                                       \
   };
 TROPIC_TEST_GB(std::uint32_t, UINT32)
 TROPIC_TEST_GB(std::int32_t, INT32)
@@ -76,7 +76,8 @@ std::vector<double> entries_of(GrB_Matrix a) {
   std::vector<W> x(k);
   REQUIRE(gbm<W>::tuples(i.data(), j.data(), x.data(), &k, a) == GrB_SUCCESS);
   std::vector<double> out;
-  for (GrB_Index e = 0; e < k; ++e) out.insert(out.end(), {double(i[e]), double(j[e]), double(x[e])});
+  for (GrB_Index e = 0; e < k; ++e)
+    out.insert(out.end(), {double(i[e]), double(j[e]), double(x[e])});
   return out;
 }
 

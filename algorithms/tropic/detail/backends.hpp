@@ -55,8 +55,8 @@ void check_vertex_list(vertex n, const std::vector<vertex>& list, const char* wh
 // Rows of n cells of `cell_bytes` each held at once: all k when they fit in `available` bytes;
 // else max_batch when it is set, else out_of_memory naming k, n, the bytes needed and available
 // (`where`: "host memory", "device memory").
-std::size_t batch_rows(std::size_t k, std::size_t n, std::size_t cell_bytes,
-                       std::size_t available, std::size_t max_batch, const char* where);
+std::size_t batch_rows(std::size_t k, std::size_t n, std::size_t cell_bytes, std::size_t available,
+                       std::size_t max_batch, const char* where);
 
 // Whether algorithm a gives exact distances with negative arcs.
 bool accepts_negative_weights(algorithm a) noexcept;
