@@ -615,6 +615,20 @@ int sssp_command(int argc, char** argv) {
                                                      std::to_string(sources[i]) +
                                                      ", is out of range: the graph has " +
                                                      std::to_string(g0.n) + " vertices (0-based)");
+      if constexpr (std::is_same_v<W0, std::uint32_t>) {
+        if (req.weights == weight_choice::automatic) {
+          try {
+            return run_many(g0, sources, opts, repeat, output, check);
+          } catch (const error& e) {
+            if (e.code() != error_code::overflow) throw;
+          }
+          std::fprintf(stderr,
+                       "tropic: distances exceed uint32 (--weights auto chose it from the "
+                       "weights); solving again with uint64\n");
+          return run_many(convert_weights<std::uint64_t>(g0), sources, opts, repeat, output,
+                          check);
+        }
+      }
       return run_many(g0, sources, opts, repeat, output, check);
     }
     if (source >= g0.n)
