@@ -12,6 +12,8 @@
 // are too small to pay for a round trip; then one persistent kernel runs the same loop to the end
 // (delta_stepping_device.cu). When to do so, which way a light step goes and which Δ holds are
 // the schedule's (delta_stepping_schedule.cuh); the loop only acts on its answers.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 
@@ -102,12 +104,14 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
 
   std::uint64_t i = 0;
   bool selected = false;  // B holds bucket i already: selected with the step to it
+  W stopped_at = infinity<W>();  // the targets were settled below it (sssp_od)
   // for i = 0, 1, ... while some t[v] >= iΔ is finite
   for (;;) {
     if (plan.device_driven()) {
       // buckets i, i+1, ... on the GPU; after a hand-over, bucket i's light loop goes on from B
-      device_driven_buckets(A, *split, buckets, plan.has_heavy(), i,
-                            plan.handed_over() ? &B : nullptr, t, ctx, closure, st, cut, targets);
+      stopped_at =
+          device_driven_buckets(A, *split, buckets, plan.has_heavy(), i,
+                                plan.handed_over() ? &B : nullptr, t, ctx, closure, st, cut, targets);
       break;
     }
     const value_range<W> bucket = buckets.range(i);  // [iΔ, (i+1)Δ)
@@ -155,7 +159,10 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     const W lowest = select_reduce_min(B, t, buckets.range(i + 1),
                                        value_range<W>{bucket.hi, infinity<W>()}, ctx);
     if (lowest == infinity<W>() || lowest > cut) break;
-    if (targets && targets_settled(*targets, t, lowest, ctx)) break;
+    if (targets && targets_settled(*targets, t, lowest, ctx)) {
+      stopped_at = lowest;
+      break;
+    }
     const std::uint64_t following = buckets.index_of(lowest);
     selected = following == i + 1;
     if (plan.at_bucket_end(i, bucket.hi, selected ? B.nvals() : 0) == action::widen) {
@@ -171,7 +178,20 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   st.milliseconds = timer.elapsed_ms();
   st.host_round_trips = ctx.round_trips;
   st.arcs_relaxed = ctx.read_arcs_scanned();
-  finish_result(A, t.data(), source, opts, out, stream);
+  // Stopped by the targets: what lies at or above `stopped_at` is tentative; reporting it as
+  // beyond a cutoff just below keeps the result a valid truncated one (and the overflow check
+  // off tentative sums).
+  options finish = opts;
+  if (stopped_at != infinity<W>()) {
+    double below = 0;
+    if constexpr (std::is_floating_point_v<W>)
+      below = double(std::nextafter(stopped_at, W(0)));
+    else
+      below = double(stopped_at - 1);  // exact below 2^53; above, rounding may keep a tentative
+                                       // distance, never a target's (sssp_od reads only those)
+    finish.cutoff = std::min(finish.cutoff, below);
+  }
+  finish_result(A, t.data(), source, finish, out, stream);
   return out;
 }
 
