@@ -140,8 +140,8 @@ TEST_SUITE("many_sources_gpu") {
       const vertex target = 60;
       ids.upload(&target, 1);
       stream.synchronize();
-      const detail::settle_targets targets{ids.data(), 1};
-      const result<std::uint32_t> r = detail::delta_stepping_sssp(a, 0, o, &targets);
+      const tropic::detail::settle_targets targets{ids.data(), 1};
+      const result<std::uint32_t> r = tropic::detail::delta_stepping_sssp(a, 0, o, &targets);
       CHECK(r.distances[60] == 60);
       CHECK(r.stats.buckets <= 63);
     }
