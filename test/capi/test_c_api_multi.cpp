@@ -235,7 +235,7 @@ TEST_SUITE("c_api") {
     CHECK(rows == 0);
   }
 
-  TEST_CASE("tropic_options: struct_size 0 ignores cutoff; set, the cutoff holds") {
+  TEST_CASE("tropic_options: struct_size 0 ignores cutoff, and once set the cutoff holds") {
     csr<double> g;  // 0 -> 1 (1.5) -> 2 (2)
     g.n = 3;
     g.row_offsets = {0, 1, 2, 2};
