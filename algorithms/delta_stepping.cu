@@ -109,9 +109,9 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   for (;;) {
     if (plan.device_driven()) {
       // buckets i, i+1, ... on the GPU; after a hand-over, bucket i's light loop goes on from B
-      stopped_at =
-          device_driven_buckets(A, *split, buckets, plan.has_heavy(), i,
-                                plan.handed_over() ? &B : nullptr, t, ctx, closure, st, cut, targets);
+      stopped_at = device_driven_buckets(A, *split, buckets, plan.has_heavy(), i,
+                                         plan.handed_over() ? &B : nullptr, t, ctx, closure, st,
+                                         cut, targets);
       break;
     }
     const value_range<W> bucket = buckets.range(i);  // [iΔ, (i+1)Δ)

@@ -121,10 +121,10 @@ __global__ void __launch_bounds__(grid::block_threads) bucket_loop(bucket_loop_a
 // per vertex instead of 3.0; bench/results/h100-run9).
 template <class W>
 W device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& split,
-                           const bucket_bounds<W>& buckets, bool has_heavy, std::uint64_t i,
-                           const sparse_vector<W>* frontier, dense_vector<W>& t, gpu_context& ctx,
-                           const closure_limits& closure, statistics& st, W cutoff,
-                           const settle_targets* targets) {
+                        const bucket_bounds<W>& buckets, bool has_heavy, std::uint64_t i,
+                        const sparse_vector<W>* frontier, dense_vector<W>& t, gpu_context& ctx,
+                        const closure_limits& closure, statistics& st, W cutoff,
+                        const settle_targets* targets) {
   const vertex n = A.rows();
   cudaStream_t stream = ctx.stream();
   device_worklist B(n, stream), B_next(n, stream), S(n, stream);
@@ -181,7 +181,7 @@ W device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& s
 }
 
 #define TROPIC_INSTANTIATE(W)                                                              \
-  template W device_driven_buckets<W>(                                                  \
+  template W device_driven_buckets<W>(                                                     \
       const device_matrix<W>&, const light_heavy_split<W>&, const bucket_bounds<W>&, bool, \
       std::uint64_t, const sparse_vector<W>*, dense_vector<W>&, gpu_context&,              \
       const closure_limits&, statistics&, W, const settle_targets*);

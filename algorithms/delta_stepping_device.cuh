@@ -18,9 +18,9 @@ namespace tropic::detail {
 // buckets it did not process (every distance below it is final), else infinity<W>().
 template <class W>
 W device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& split,
-                           const bucket_bounds<W>& buckets, bool has_heavy, std::uint64_t i,
-                           const sparse_vector<W>* frontier, dense_vector<W>& t, gpu_context& ctx,
-                           const closure_limits& closure, statistics& st, W cutoff,
-                           const settle_targets* targets);
+                        const bucket_bounds<W>& buckets, bool has_heavy, std::uint64_t i,
+                        const sparse_vector<W>* frontier, dense_vector<W>& t, gpu_context& ctx,
+                        const closure_limits& closure, statistics& st, W cutoff,
+                        const settle_targets* targets);
 
 }  // namespace tropic::detail

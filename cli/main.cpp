@@ -625,8 +625,7 @@ int sssp_command(int argc, char** argv) {
           std::fprintf(stderr,
                        "tropic: distances exceed uint32 (--weights auto chose it from the "
                        "weights); solving again with uint64\n");
-          return run_many(convert_weights<std::uint64_t>(g0), sources, opts, repeat, output,
-                          check);
+          return run_many(convert_weights<std::uint64_t>(g0), sources, opts, repeat, output, check);
         }
       }
       return run_many(g0, sources, opts, repeat, output, check);

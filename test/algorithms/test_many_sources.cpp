@@ -130,7 +130,8 @@ TEST_SUITE("many_sources") {
     }
   }
 
-  TEST_CASE("negative arcs: the cutoff masks exact distances, and parents with a cutoff are refused") {
+  TEST_CASE(
+      "negative arcs: the cutoff masks exact distances, and parents with a cutoff are refused") {
     for (const auto& c : test_graph_cases(16, 701)) {
       CAPTURE(c.name());
       const negative_case<std::int64_t> nc = reweighted_case<std::int64_t>(c);
