@@ -51,6 +51,7 @@
 #include "adds_queue.cuh"
 #include "adds_worker.cuh"
 #include "persistent.cuh"
+#include "tropic/detail/cutoff.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/error.hpp"
 #include "tropic/semiring.hpp"
@@ -274,6 +275,7 @@ result<W> adds_sssp_configured(const device_matrix<W>& a, vertex source, const o
     k.free_blocks = free_blocks.data();
     k.initial_free = pool_blocks;
     k.source = source;
+    k.cutoff = cutoff_limit<W>(opts.cutoff);
     k.avg_degree = std::max(1.0, gs.avg_degree);
     k.local_lanes = tropic::grid::lanes_per_row(0, gs.avg_degree);
     k.delta0 = delta0;

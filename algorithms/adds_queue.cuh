@@ -164,6 +164,7 @@ struct kernel_args {
   unsigned trace_cap;
   unsigned long long watchdog_ns, stall_ns;
   int* host_abort;  // pinned host memory, raised by the host-side timeout
+  W cutoff;         // options::cutoff as a W bound: a vertex lowered beyond it is never queued
 };
 
 }  // namespace adds

@@ -171,6 +171,7 @@ __device__ void local_rounds(const kernel_args<W>& k, local_queue<W>& lq, const 
       {}};
   const value_range<W> any_value{};  // every improvement is kept or pushed
   const auto hold = [&](int q, const closure_item<W>& item) {
+    if (item.x > k.cutoff) return;  // beyond the cutoff: never expanded (masked at the end)
     const unsigned slot = bucket_for(item.x, h, k.q.ctl);
     if (slot == bucket && item.last - item.first <= local_row_limit && keep(lq, q, item)) return;
     push(k.q, slot, item.v);
@@ -298,6 +299,7 @@ __device__ __forceinline__ bool wait_for_assignment(const kernel_args<W>& k, wor
 template <class W>
 __device__ __forceinline__ void enqueue(const kernel_args<W>& k, const chunk_view& c,
                                         local_queue<W>& lq, W d, vertex x) {
+  if (d > k.cutoff) return;  // beyond the cutoff: never expanded (masked at the end)
   const unsigned slot = bucket_for(d, c.h, k.q.ctl);
   push(k.q, slot, x);
   if (c.local && slot == c.bucket) keep(lq, 0, {x, d, 0, 0});

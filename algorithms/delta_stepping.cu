@@ -12,6 +12,8 @@
 // are too small to pay for a round trip; then one persistent kernel runs the same loop to the end
 // (delta_stepping_device.cu). When to do so, which way a light step goes and which Δ holds are
 // the schedule's (delta_stepping_schedule.cuh); the loop only acts on its answers.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 
@@ -19,15 +21,49 @@
 #include "delta_stepping_device.cuh"
 #include "delta_stepping_schedule.cuh"
 #include "policy.hpp"
+#include "tropic/detail/cutoff.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
 
 namespace tropic::detail {
 
+namespace {
+// flag = 1 when some target's distance is not below `below` (not settled yet).
+template <class W>
+__global__ void any_unsettled(const W* t, const vertex* ids, std::size_t count, W below,
+                              unsigned* flag) {
+  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
+       j += std::size_t(gridDim.x) * blockDim.x)
+    if (!(t[ids[j]] < below)) {
+      *flag = 1;
+      return;
+    }
+}
+
+// Every target lies below `lowest`, the least distance of the buckets to come: all settled.
+template <class W>
+bool targets_settled(const settle_targets& targets, const dense_vector<W>& t, W lowest,
+                     gpu_context& ctx) {
+  device_buffer<unsigned> flag(1, ctx.stream());
+  TROPIC_CUDA_CHECK(cudaMemsetAsync(flag.data(), 0, sizeof(unsigned), ctx.stream()));
+  const unsigned blocks = unsigned(std::min<std::size_t>((targets.count + 255) / 256, 1024));
+  any_unsettled<<<blocks, 256, 0, ctx.stream()>>>(t.data(), targets.ids, targets.count, lowest,
+                                                  flag.data());
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+  unsigned pending = 0;
+  TROPIC_CUDA_CHECK(
+      cudaMemcpyAsync(&pending, flag.data(), sizeof pending, cudaMemcpyDeviceToHost, ctx.stream()));
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+  ++ctx.round_trips;
+  return pending == 0;
+}
+}  // namespace
+
 template <class W>
 result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, const options& opts,
-                                    const closure_limits& closure, const descriptor& base) {
+                                    const closure_limits& closure, const descriptor& base,
+                                    const settle_targets* targets) {
   using action = typename delta_stepping_schedule<W>::action;
   const vertex n = A.rows();
   cuda_stream stream;
@@ -40,6 +76,9 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     desc.dir = direction::push;
   }
   delta_stepping_schedule<W> plan(A, opts, closure, desc.dir);
+  // Cutoff: no bucket past it is processed (bucket i's vertices beyond it are masked at the end).
+  const W cut = cutoff_limit<W>(opts.cutoff);
+  if (targets && targets->count == 0) targets = nullptr;
   const bucket_bounds<W>& buckets = plan.buckets();  // [iΔ, (i+1)Δ) under the schedule's Δ
   const min_plus<W> tropical;
   descriptor step = desc;  // a light step's: its direction is the schedule's
@@ -65,12 +104,14 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
 
   std::uint64_t i = 0;
   bool selected = false;  // B holds bucket i already: selected with the step to it
+  W stopped_at = infinity<W>();  // the targets were settled below it (sssp_od)
   // for i = 0, 1, ... while some t[v] >= iΔ is finite
   for (;;) {
     if (plan.device_driven()) {
       // buckets i, i+1, ... on the GPU; after a hand-over, bucket i's light loop goes on from B
-      device_driven_buckets(A, *split, buckets, plan.has_heavy(), i,
-                            plan.handed_over() ? &B : nullptr, t, ctx, closure, st);
+      stopped_at = device_driven_buckets(A, *split, buckets, plan.has_heavy(), i,
+                                         plan.handed_over() ? &B : nullptr, t, ctx, closure, st,
+                                         cut, targets);
       break;
     }
     const value_range<W> bucket = buckets.range(i);  // [iΔ, (i+1)Δ)
@@ -117,7 +158,11 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     if (bucket.hi == infinity<W>()) break;
     const W lowest = select_reduce_min(B, t, buckets.range(i + 1),
                                        value_range<W>{bucket.hi, infinity<W>()}, ctx);
-    if (lowest == infinity<W>()) break;
+    if (lowest == infinity<W>() || lowest > cut) break;
+    if (targets && targets_settled(*targets, t, lowest, ctx)) {
+      stopped_at = lowest;
+      break;
+    }
     const std::uint64_t following = buckets.index_of(lowest);
     selected = following == i + 1;
     if (plan.at_bucket_end(i, bucket.hi, selected ? B.nvals() : 0) == action::widen) {
@@ -133,23 +178,39 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   st.milliseconds = timer.elapsed_ms();
   st.host_round_trips = ctx.round_trips;
   st.arcs_relaxed = ctx.read_arcs_scanned();
-  finish_result(A, t.data(), source, opts, out, stream);
+  // Stopped by the targets: what lies at or above `stopped_at` is tentative; reporting it as
+  // beyond a cutoff just below keeps the result a valid truncated one (and the overflow check
+  // off tentative sums).
+  options finish = opts;
+  if (stopped_at != infinity<W>()) {
+    double below = 0;
+    if constexpr (std::is_floating_point_v<W>)
+      below = double(std::nextafter(stopped_at, W(0)));
+    else
+      below = double(stopped_at - 1);  // exact below 2^53; above, rounding may keep a tentative
+                                       // distance, never a target's (sssp_od reads only those)
+    finish.cutoff = std::min(finish.cutoff, below);
+  }
+  finish_result(A, t.data(), source, finish, out, stream);
   return out;
 }
 
 template <class W>
-result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const options& opts) {
+result<W> delta_stepping_sssp(const device_matrix<W>& A, vertex source, const options& opts,
+                              const settle_targets* targets) {
   closure_limits closure;
   // Local rounds pay on graphs of short rows (roads, grids, meshes), not on web graphs with hubs.
   if (A.stats().max_degree > policy::delta_stepping::closure_local_rounds_max_degree)
     closure.local_rounds = 0;
-  return delta_stepping_configured(A, source, opts, closure, descriptor{});
+  return delta_stepping_configured(A, source, opts, closure, descriptor{}, targets);
 }
 
 #define TROPIC_INSTANTIATE(W)                                                                      \
   template result<W> delta_stepping_configured<W>(const device_matrix<W>&, vertex, const options&, \
-                                                  const closure_limits&, const descriptor&);       \
-  template result<W> delta_stepping_sssp<W>(const device_matrix<W>&, vertex, const options&);
+                                                  const closure_limits&, const descriptor&,        \
+                                                  const settle_targets*);                          \
+  template result<W> delta_stepping_sssp<W>(const device_matrix<W>&, vertex, const options&,       \
+                                            const settle_targets*);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic::detail

@@ -6,10 +6,11 @@
 // graph's nodes (bench/results/h100-run10/sweeps/anatomy-2-bucket-kernel.txt against
 // anatomy-1-graph-loop.txt there).
 #include <cstdint>
+#include <cuda/atomic>
 
 #include "delta_stepping_device.cuh"
-#include "tropic/detail/gpu_backends.hpp"
 #include "grid.cuh"
+#include "tropic/detail/gpu_backends.hpp"
 
 namespace tropic::detail {
 
@@ -28,6 +29,10 @@ struct bucket_loop_args {
   unsigned long long* S_count;     // 0 at the start; 0 at the end
   std::uint32_t* device_stamp;     // the next unused stamp, in and out
   unsigned long long* statistics;  // [0] += light steps, [1] += rows pushed, [2] += buckets
+  W cutoff;                        // stop before a bucket above it (infinity<W>(): never)
+  const vertex* targets;           // stop once each of these is settled (sssp_od); may be null
+  std::size_t target_count;
+  W* stopped_at;  // set to the next bucket's least distance when the targets stop the loop
 };
 
 // Sridhar et al.'s bucket loop (IPDPSW 2019) from bucket b.first on. A worklist's length is
@@ -83,7 +88,19 @@ __global__ void __launch_bounds__(grid::block_threads) bucket_loop(bucket_loop_a
     grid::sync();
     // i = floor(next / Δ) (empty buckets skipped), or stop
     const W lowest = *next;
-    if (lowest == infinity<W>()) break;
+    if (lowest == infinity<W>() || lowest > b.cutoff) break;
+    if (b.target_count > 0) {
+      // Every block decides alike without a barrier: a target below `lowest` is final, and the
+      // closure only writes values >= lowest, so "t[d] < lowest" cannot change under its feet.
+      int pending = 0;
+      for (std::size_t j = threadIdx.x; j < b.target_count; j += blockDim.x)
+        pending |= !(cuda::atomic_ref<W, cuda::thread_scope_device>(const_cast<W&>(t[b.targets[j]]))
+                         .load(cuda::memory_order_relaxed) < lowest);
+      if (!__syncthreads_or(pending)) {
+        if (blockIdx.x == 0 && threadIdx.x == 0) *b.stopped_at = lowest;
+        break;
+      }
+    }
     const std::uint64_t following = b.buckets.index_of(lowest);
     select_bucket = following != i + 1;
     i = following;
@@ -103,16 +120,18 @@ __global__ void __launch_bounds__(grid::block_threads) bucket_loop(bucket_loop_a
 // re-selecting a wide bucket pushes every reached vertex once more (uniform-4M, Δ 50: 4.0 rows
 // per vertex instead of 3.0; bench/results/h100-run9).
 template <class W>
-void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& split,
-                           const bucket_bounds<W>& buckets, bool has_heavy, std::uint64_t i,
-                           const sparse_vector<W>* frontier, dense_vector<W>& t, gpu_context& ctx,
-                           const closure_limits& closure, statistics& st) {
+W device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& split,
+                        const bucket_bounds<W>& buckets, bool has_heavy, std::uint64_t i,
+                        const sparse_vector<W>* frontier, dense_vector<W>& t, gpu_context& ctx,
+                        const closure_limits& closure, statistics& st, W cutoff,
+                        const settle_targets* targets) {
   const vertex n = A.rows();
   cudaStream_t stream = ctx.stream();
   device_worklist B(n, stream), B_next(n, stream), S(n, stream);
-  device_buffer<W> next(3, stream);
+  device_buffer<W> next(3, stream), stopped_at(1, stream);
   const W unset[3] = {infinity<W>(), infinity<W>(), infinity<W>()};
   next.upload(unset, 3);
+  stopped_at.upload(unset, 1);
   if (frontier) {
     // B = the host loop's frontier (its entries' values are read from t as the closure goes)
     const unsigned long long k = frontier->nvals();
@@ -135,7 +154,11 @@ void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>
                            S.indices(),
                            S.count(),
                            ctx.device_stamp(),
-                           ctx.loop_statistics()};
+                           ctx.loop_statistics(),
+                           cutoff,
+                           targets ? targets->ids : nullptr,
+                           targets ? targets->count : 0,
+                           stopped_at.data()};
   const double mean_degree = n ? double(A.arcs()) / n : 0;
   grid::with_lanes(grid::lanes_per_row(closure.group_lanes, mean_degree), [&](auto lanes) {
     constexpr int G = decltype(lanes)::value;
@@ -148,13 +171,20 @@ void device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>
   st.device_loop_buckets = device_buckets;
   st.iterations += iterations;
   st.vertices_relaxed += vertices;
+  W stop = infinity<W>();
+  if (targets) {
+    TROPIC_CUDA_CHECK(
+        cudaMemcpyAsync(&stop, stopped_at.data(), sizeof stop, cudaMemcpyDeviceToHost, stream));
+    TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  return stop;
 }
 
-#define TROPIC_INSTANTIATE(W)                                                                     \
-  template void device_driven_buckets<W>(const device_matrix<W>&, const light_heavy_split<W>&,    \
-                                         const bucket_bounds<W>&, bool, std::uint64_t,            \
-                                         const sparse_vector<W>*, dense_vector<W>&, gpu_context&, \
-                                         const closure_limits&, statistics&);
+#define TROPIC_INSTANTIATE(W)                                                              \
+  template W device_driven_buckets<W>(                                                     \
+      const device_matrix<W>&, const light_heavy_split<W>&, const bucket_bounds<W>&, bool, \
+      std::uint64_t, const sparse_vector<W>*, dense_vector<W>&, gpu_context&,              \
+      const closure_limits&, statistics&, W, const settle_targets*);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic::detail

@@ -45,8 +45,10 @@ class delta_stepping_schedule {
         may_narrow_(!(opts.delta > 0) && opts.algorithm != algorithm::bellman_ford &&
                     factor(A.stats(), closure) ==
                         policy::delta_stepping::automatic_delta_factor_rounds),
+        // A cutoff keeps the search to its ball: no Bellman-Ford over the rest of the graph.
         may_widen_tail_(!(opts.delta > 0) && opts.algorithm != algorithm::bellman_ford &&
-                        opts.algorithm != algorithm::edge_wise) {}
+                        opts.algorithm != algorithm::edge_wise &&
+                        !(opts.cutoff < std::numeric_limits<double>::infinity())) {}
 
   const bucket_bounds<W>& buckets() const { return buckets_; }
   // AH = A .* (A > Δ) holds arcs. Strictly lighter in double: a weight rounded into double

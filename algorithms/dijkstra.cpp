@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tropic/detail/backends.hpp"
+#include "tropic/detail/cutoff.hpp"
 #include "tropic/error.hpp"
 #include "tropic/sssp.hpp"
 
@@ -67,8 +68,14 @@ void throw_if_overflowed(const csr<W>& g, const std::vector<W>& dist) {
 
 }  // namespace
 
+namespace detail {
+
+// Cutoff: a candidate beyond `limit` is never stored, so the heap only ever holds the ball and
+// the search stops with it. Targets: the search stops once each of them has been popped (its
+// distance final); the vertices not popped by then keep tentative distances.
 template <class W>
-result<W> dijkstra(const csr<W>& g, vertex source, bool parents) {
+result<W> dijkstra_search(const csr<W>& g, vertex source, bool parents, W limit,
+                          const std::vector<vertex>* targets) {
   detail::check_sssp_arguments(g, source, algorithm::dijkstra);
   const auto start = std::chrono::steady_clock::now();
 
@@ -83,6 +90,14 @@ result<W> dijkstra(const csr<W>& g, vertex source, bool parents) {
   heap.emplace(W(0), source);
   bool saturated = false;
   std::uint64_t pops = 0, settled = 0, scanned = 0;
+  std::vector<char> wanted;
+  std::size_t targets_left = 0;
+  if (targets) {
+    wanted.assign(g.n, 0);
+    for (vertex t : *targets)
+      if (!wanted[t]) wanted[t] = 1, ++targets_left;
+    if (targets_left == 0) heap.pop();  // no destination: nothing to search
+  }
 
   while (!heap.empty()) {
     const auto [d, u] = heap.top();
@@ -91,6 +106,7 @@ result<W> dijkstra(const csr<W>& g, vertex source, bool parents) {
     // Keys pushed for u strictly decrease, so only the entry equal to dist[u] is current.
     if (d != dist[u]) continue;
     ++settled;
+    if (targets && wanted[u] && --targets_left == 0) break;
     const arc_index end = g.row_offsets[u + 1];
     scanned += end - g.row_offsets[u];
     for (arc_index k = g.row_offsets[u]; k < end; ++k) {
@@ -100,6 +116,7 @@ result<W> dijkstra(const csr<W>& g, vertex source, bool parents) {
         saturated = true;
         continue;
       }
+      if (candidate > limit) continue;  // beyond the cutoff: never reached
       if (candidate < dist[v]) {
         dist[v] = candidate;
         if (parents) r.parents[v] = u;
@@ -108,7 +125,8 @@ result<W> dijkstra(const csr<W>& g, vertex source, bool parents) {
     }
   }
   // Only a saturated sum can leave a reachable vertex unreached: check for that only then.
-  if (saturated) throw_if_overflowed(g, dist);
+  // With a cutoff a saturated sum lies beyond it: not an overflow but an unreached vertex.
+  if (saturated && limit == infinity<W>()) throw_if_overflowed(g, dist);
 
   r.stats.algorithm = "dijkstra";
   r.stats.delta = std::numeric_limits<double>::infinity();
@@ -121,7 +139,17 @@ result<W> dijkstra(const csr<W>& g, vertex source, bool parents) {
   return r;
 }
 
-#define TROPIC_INSTANTIATE(W) template result<W> dijkstra<W>(const csr<W>&, vertex, bool);
+}  // namespace detail
+
+template <class W>
+result<W> dijkstra(const csr<W>& g, vertex source, bool parents) {
+  return detail::dijkstra_search(g, source, parents, infinity<W>(), nullptr);
+}
+
+#define TROPIC_INSTANTIATE(W)                                                   \
+  template result<W> dijkstra<W>(const csr<W>&, vertex, bool);                  \
+  template result<W> detail::dijkstra_search<W>(const csr<W>&, vertex, bool, W, \
+                                                const std::vector<vertex>*);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 #undef TROPIC_INSTANTIATE
 

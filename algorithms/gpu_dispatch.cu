@@ -4,6 +4,7 @@
 
 #include "policy.hpp"
 #include "tropic/detail/backends.hpp"
+#include "tropic/detail/cutoff.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/error.hpp"
 #include "tropic/operators.hpp"
@@ -27,6 +28,12 @@ result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts) {
                     "); bellman_ford, graphblas_cpu and auto take negative arcs");
   if (!(opts.delta >= 0))
     throw error(error_code::invalid_value, "delta must be positive (or 0 for automatic)");
+  detail::check_cutoff(opts.cutoff);
+  if (negative && opts.parents && detail::cutoff_active<W>(opts.cutoff))
+    detail::throw_cutoff_parents_negative();
+  // Cutoff: delta_stepping (both loops) and adds stop at it; bellman_ford, near_far, workfront,
+  // rdbs and da2cf have no exit of their own before their frontier empties and are masked by
+  // finish_result, which every GPU algorithm ends with.
   options o = opts;
   if (o.algorithm == algorithm::automatic) {
     const graph_stats& s = a.stats();

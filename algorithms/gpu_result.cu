@@ -7,6 +7,7 @@
 
 #include <cuda/atomic>
 
+#include "tropic/detail/cutoff.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/semiring.hpp"
 
@@ -140,12 +141,19 @@ void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
     TROPIC_CUDA_CHECK(cudaMemcpyAsync(par.data(), parent.data(), n * sizeof(unsigned long long),
                                       cudaMemcpyDeviceToHost, stream));
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (overflow_vertex != no_parent)
+  const W cut = cutoff_limit<W>(opts.cutoff);
+  if (overflow_vertex != no_parent && cut == infinity<W>())
     throw error(error_code::overflow,
                 "the shortest distance to vertex " + std::to_string(overflow_vertex) +
                     " does not fit in " + weight_type_name<W>() +
                     " (it reaches the type's maximum, which stands for 'unreachable'); use a "
                     "wider weight type such as uint64 or double");
+  if (cut != infinity<W>())
+    for (vertex v = 0; v < n; ++v)
+      if (dist[v] > cut) {
+        dist[v] = infinity<W>();
+        if (opts.parents) par[v] = no_parent;
+      }
   out.distances = std::move(dist);
   if (opts.parents) {
     out.parents.resize(n);

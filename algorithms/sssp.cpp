@@ -1,4 +1,6 @@
 // sssp(): resolves `automatic`, checks the arguments once, and dispatches.
+#include "tropic/sssp.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -6,8 +8,8 @@
 #include <string>
 
 #include "tropic/detail/backends.hpp"
+#include "tropic/detail/cutoff.hpp"
 #include "tropic/error.hpp"
-#include "tropic/sssp.hpp"
 
 #if defined(TROPIC_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -135,6 +137,10 @@ bool has_negative_arc(const csr<W>& g) noexcept {
 }  // namespace
 
 namespace detail {
+bool implemented_algorithm(algorithm a) noexcept {
+  return implemented(a);
+}
+
 bool accepts_negative_weights(algorithm a) noexcept {
   return a == algorithm::bellman_ford || a == algorithm::graphblas_cpu ||
          a == algorithm::automatic;
@@ -152,10 +158,8 @@ void check_sssp_arguments(const csr<W>& g, vertex source, algorithm a) {
     if (!accepts_negative_weights(a)) require_non_negative(g, algorithm_name(a));
   }
 }
-}  // namespace detail
-
 template <class W>
-result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
+options resolve_options(const csr<W>& g, const options& opts) {
   options resolved = opts;
   if (resolved.algorithm == algorithm::automatic) {
     // Negative arcs: Bellman-Ford's rounds (delta-stepping's buckets assume weights >= 0). On a
@@ -170,13 +174,30 @@ result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
   if (!(resolved.delta >= 0))
     throw error(error_code::invalid_value,
                 "delta must be positive (or 0 for automatic), got " + std::to_string(opts.delta));
+  check_cutoff(resolved.cutoff);
+  if (resolved.parents && has_negative_arc(g) && cutoff_active<W>(resolved.cutoff))
+    throw_cutoff_parents_negative();
+  return resolved;
+}
+
+void throw_cutoff_parents_negative() {
+  // A shortest path that climbs above the cutoff and comes back below it through a negative arc
+  // would leave its vertex a parent reported unreachable: no tree to give.
+  throw error(error_code::invalid_value,
+              "parents with a finite cutoff need non-negative weights (the graph has a negative "
+              "arc); ask for distances only, or drop the cutoff");
+}
+}  // namespace detail
+
+template <class W>
+result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
+  const options resolved = detail::resolve_options(g, opts);
   detail::check_sssp_arguments(g, source, resolved.algorithm);
 
   switch (resolved.algorithm) {
-    case algorithm::dijkstra: {
-      auto r = dijkstra(g, source, resolved.parents);
-      return r;
-    }
+    case algorithm::dijkstra:
+      return detail::dijkstra_search(g, source, resolved.parents,
+                                     detail::cutoff_limit<W>(resolved.cutoff), nullptr);
     case algorithm::graphblas_cpu:
       return detail::graphblas_cpu_sssp(g, source, resolved);
     default:
@@ -194,8 +215,9 @@ result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
   }
 }
 
-#define TROPIC_INSTANTIATE(W)                                                         \
-  template result<W> sssp<W>(const csr<W>&, vertex, const options&);                  \
+#define TROPIC_INSTANTIATE(W)                                                 \
+  template result<W> sssp<W>(const csr<W>&, vertex, const options&);          \
+  template options detail::resolve_options<W>(const csr<W>&, const options&); \
   template void detail::check_sssp_arguments<W>(const csr<W>&, vertex, algorithm);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 

@@ -131,6 +131,8 @@ struct config {
   std::string peers;            // --peers DIR (issue 37): GAP and LAGraph, from fetch-peers.sh
   double peer_timeout = 900;    // seconds per peer and graph
   double peer_sweep_ms = 5000;  // the delta sweep of a peer ends once it has taken this long
+  std::vector<int> sources_batch;  // --sources-batch: many-source rows (bench/many_sources.hpp)
+  double cutoff_share = 0;         // --cutoff-share: a cutoff row per algorithm; 0 = none
 };
 
 void print_help() {
@@ -166,7 +168,9 @@ void print_help() {
       "                        (GAP, LAGraph) on the same sources, checked like every row;\n"
       "                        rows peer:NAME; --peer-timeout S per peer and graph (900);\n"
       "                        --peer-sweep-ms MS ends a peer's delta sweep after MS (5000)\n"
-      "  --list                print the suite and algorithms, run nothing\n\n"
+      "  --list                print the suite and algorithms, run nothing\n"
+      "  --sources-batch K,..  also a row per K: K sources in one call (e.g. 1,8,64,512)\n"
+      "  --cutoff-share F      also a row with cutoff = F x the largest distance (e.g. 0.01)\n\n"
       "Suite lines: NAME GRAPH [unit-weights] [symmetrize] [seed=N] [sources=N] [cpu-sources=N]\n"
       "[skip=A,B] (bench/suite.hpp). Every skip is a row of its own: 'skipped' and why.\n\n"
       "Algorithms in this build: ");
@@ -267,6 +271,15 @@ config parse_args(int argc, char** argv) {
       c.peer_sweep_ms = parse_count(a, v(), 1);
     } else if (a == "--no-ceilings" && !has_inline) {
       c.ceilings = false;
+    } else if (a == "--sources-batch") {
+      for (const std::string& k : split_commas(v())) c.sources_batch.push_back(
+          parse_count("--sources-batch", k, 1));
+    } else if (a == "--cutoff-share") {
+      const std::string text = v();
+      char* end = nullptr;
+      c.cutoff_share = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !(c.cutoff_share > 0))
+        throw usage_error("--cutoff-share expects a positive number, got '" + text + "'");
     } else if (a == "--list" && !has_inline) {
       c.list_only = true;
     } else {
@@ -1241,6 +1254,7 @@ void add_peer_rows(const csr<W>& g, const graph_report& gr, const suite_entry& e
     rows.push_back(r);
   }
 }
+#include "many_sources.hpp"  // needs row, config, graph_report and median_of above
 
 template <class W>
 int run_typed(const config& c) {
@@ -1348,6 +1362,7 @@ int run_typed(const config& c) {
       references = std::move(bench.references);
     }
     if (!peers.empty()) add_peer_rows(g, gr, e, c, peers, references, progress, rows);
+    many_source_rows(g, gr, c, rows);
     progress.message(e.name + " done in " +
                      duration(gr.load_ms + gr.sources_ms + gr.ceilings_ms + gr.solves_ms) +
                      " (load " + duration(gr.load_ms) + ", sources and statistics " +
@@ -1361,7 +1376,8 @@ int run_typed(const config& c) {
   progress.finish();
   write_csv(c.out + "/results.csv", rows);
   write_ceilings_csv(c.out + "/ceilings.csv", ceilings);
-  std::string md = summary_markdown(c, reports, rows, ceilings, progress.elapsed_ms());
+  std::string md = summary_markdown(c, reports, rows, ceilings, progress.elapsed_ms()) +
+                   many_sources_markdown(rows);
   if (!peers.empty()) {
     std::vector<std::string> names;
     for (const auto& gr : reports) names.push_back(gr.name);

@@ -354,6 +354,35 @@ double delta_of(GrB_Scalar delta, const tropic_options* opts) {
   return d;
 }
 
+// tropic_options as first shipped with struct_size (it ends at cutoff).
+constexpr std::size_t options_first_size = offsetof(tropic_options, cutoff) + sizeof(double);
+
+// opts->cutoff when the caller's struct_size covers it, else none; struct_size 0 is a struct
+// zero-initialised without it (tropic.h): the first three fields only.
+double options_cutoff(const tropic_options* opts) {
+  if (opts == nullptr || opts->struct_size == 0) return std::numeric_limits<double>::infinity();
+  if (opts->struct_size < options_first_size)
+    throw grb_failure{GrB_INVALID_VALUE,
+                      "opts->struct_size is " + std::to_string(opts->struct_size) +
+                          ": set it to sizeof(tropic_options) (" +
+                          std::to_string(sizeof(tropic_options)) + "), or 0 for the defaults"};
+  return opts->cutoff;
+}
+
+// The `cutoff` scalar when present, else opts' (options_cutoff); negative or NaN is invalid.
+double cutoff_of(GrB_Scalar cutoff, const tropic_options* opts) {
+  double c = options_cutoff(opts);
+  if (cutoff != nullptr) {
+    GrB_Index present = 0;
+    grb(GrB_Scalar_nvals(&present, cutoff), "GrB_Scalar_nvals (cutoff)");
+    if (present) grb(GrB_Scalar_extractElement_FP64(&c, cutoff), "GrB_Scalar_extractElement");
+  }
+  if (!(c >= 0))
+    throw grb_failure{GrB_INVALID_VALUE,
+                      "cutoff must be >= 0 (or empty for none), got " + std::to_string(c)};
+  return c;
+}
+
 // tropic_stats as first shipped with struct_size (it ends at output_milliseconds): every caller
 // that sets struct_size knows at least these fields, so a smaller value is a mistake.
 constexpr std::size_t stats_first_size =
@@ -401,6 +430,7 @@ extern "C" int tropic_sssp_ext(GrB_Vector* path_length, GrB_Vector* parents, tro
     o.algorithm = algorithm_of(opts ? static_cast<int>(opts->algorithm) : 0);
     o.device = opts ? opts->device : 0;
     o.delta = delta_of(delta, opts);
+    o.cutoff = cutoff_of(nullptr, opts);
     o.parents = parents != nullptr;
 
     const bool known = with_weight_type(type, [&](auto w) {
@@ -454,6 +484,151 @@ extern "C" int tropic_sssp_ext(GrB_Vector* path_length, GrB_Vector* parents, tro
                             "GrB_UINT64, GrB_FP32 or GrB_FP64"};
     }
   });
+}
+
+namespace {
+
+// A new k x n matrix of W from CSR arrays (GraphBLAS copies them).
+template <class W>
+GrB_Info import_rows(GrB_Matrix* a, GrB_Index rows, GrB_Index cols, const GrB_Index* ap,
+                     const GrB_Index* aj, const W* ax, GrB_Index m) {
+#define TROPIC_IMPORT(T, SUFFIX)                                                               \
+  if constexpr (std::is_same_v<W, T>)                                                          \
+    return GrB_Matrix_import_##SUFFIX(a, GrB_##SUFFIX, rows, cols, ap, aj, ax, rows + 1, m, m, \
+                                      GrB_CSR_FORMAT);
+  TROPIC_IMPORT(std::uint32_t, UINT32)
+  TROPIC_IMPORT(std::int32_t, INT32)
+  TROPIC_IMPORT(std::uint64_t, UINT64)
+  TROPIC_IMPORT(std::int64_t, INT64)
+  TROPIC_IMPORT(float, FP32)
+  TROPIC_IMPORT(double, FP64)
+#undef TROPIC_IMPORT
+  return GrB_NOT_IMPLEMENTED;
+}
+
+// The entries of `sources` as vertex ids: every entry present, integral, in [0, n).
+std::vector<tropic::vertex> sources_of(GrB_Vector sources, GrB_Index n) {
+  GrB_Index k = 0, present = 0;
+  grb(GrB_Vector_size(&k, sources), "GrB_Vector_size (sources)");
+  grb(GrB_Vector_nvals(&present, sources), "GrB_Vector_nvals (sources)");
+  if (present != k)
+    throw grb_failure{GrB_INVALID_VALUE, "sources has " + std::to_string(k - present) +
+                                             " absent entries of " + std::to_string(k) +
+                                             ": row i of D is for entry i, so every entry must "
+                                             "be present"};
+  std::vector<GrB_Index> index(k);
+  std::vector<double> value(k);
+  GrB_Index count = k;
+  grb(GrB_Vector_extractTuples_FP64(index.data(), value.data(), &count, sources),
+      "GrB_Vector_extractTuples (sources)");
+  std::vector<tropic::vertex> out(k);
+  for (GrB_Index e = 0; e < count; ++e) {
+    const double v = value[e];
+    if (!(v >= 0) || v != std::floor(v))
+      throw grb_failure{GrB_INVALID_VALUE, "sources(" + std::to_string(index[e]) +
+                                               ") = " + std::to_string(v) +
+                                               " is not a vertex id (an integer >= 0)"};
+    if (v >= double(n))
+      throw grb_failure{GrB_INVALID_INDEX, "sources(" + std::to_string(index[e]) + ") = source " +
+                                               std::to_string(static_cast<GrB_Index>(v)) +
+                                               " is out of range: A has " + std::to_string(n) +
+                                               " rows"};
+    out[index[e]] = static_cast<tropic::vertex>(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+extern "C" int tropic_sssp_multi_ext(GrB_Matrix* D, tropic_stats* stats, GrB_Matrix A,
+                                     GrB_Vector sources, GrB_Scalar delta, GrB_Scalar cutoff,
+                                     const tropic_options* opts, char* msg) {
+  if (D != nullptr) *D = nullptr;
+  return guarded(msg, [&] {
+    if (D == nullptr) throw grb_failure{GrB_NULL_POINTER, "D is NULL"};
+    if (A == nullptr) throw grb_failure{GrB_NULL_POINTER, "the matrix A is NULL"};
+    if (sources == nullptr) throw grb_failure{GrB_NULL_POINTER, "sources is NULL"};
+    if (stats != nullptr && stats->struct_size < stats_first_size)
+      throw grb_failure{GrB_INVALID_VALUE, "stats->struct_size is " +
+                                               std::to_string(stats->struct_size) +
+                                               ": set it to sizeof(tropic_stats) (" +
+                                               std::to_string(sizeof(tropic_stats)) + ")"};
+    tropic::detail::ensure_graphblas();
+    GrB_Type type = nullptr;
+    grb(GxB_Matrix_type(&type, A), "GxB_Matrix_type");
+    GrB_Index nrows = 0, ncols = 0;
+    grb(GrB_Matrix_nrows(&nrows, A), "GrB_Matrix_nrows");
+    grb(GrB_Matrix_ncols(&ncols, A), "GrB_Matrix_ncols");
+    if (nrows != ncols)
+      throw grb_failure{GrB_DIMENSION_MISMATCH, "A must be square, it is " + std::to_string(nrows) +
+                                                    " x " + std::to_string(ncols)};
+    if (nrows > std::numeric_limits<tropic::vertex>::max())
+      throw grb_failure{GrB_NOT_IMPLEMENTED, "tropic handles at most 2^32 - 1 vertices"};
+    const std::vector<tropic::vertex> list = sources_of(sources, nrows);
+    tropic::options o;
+    o.algorithm = algorithm_of(opts ? static_cast<int>(opts->algorithm) : 0);
+    o.device = opts ? opts->device : 0;
+    o.delta = delta_of(delta, opts);
+    o.cutoff = cutoff_of(cutoff, opts);
+
+    const bool known = with_weight_type(type, [&](auto w) {
+      using W = decltype(w);
+      conversion_times conversion;
+      const tropic::csr<W> g = csr_of<W>(A, static_cast<tropic::vertex>(nrows), conversion);
+      check_finite_weights(g);
+      auto start = std::chrono::steady_clock::now();
+      const tropic::multi_result<W> r = tropic::sssp(g, list, o);
+      const double sssp_ms = since_ms(start);
+
+      // D: row i = the reached entries of distance row i (sparse CSR, imported)
+      start = std::chrono::steady_clock::now();
+      const std::size_t k = list.size(), n = g.n;
+      std::vector<GrB_Index> ap(k + 1, 0), aj;
+      std::vector<W> ax;
+      for (std::size_t i = 0; i < k; ++i) {
+        const W* row = r.row(i);
+        for (std::size_t v = 0; v < n; ++v)
+          if (row[v] != tropic::infinity<W>()) aj.push_back(v), ax.push_back(row[v]);
+        ap[i + 1] = aj.size();
+      }
+      const GrB_Index no_column = 0;
+      const W no_weight = 0;
+      grb_handle<GrB_Matrix> d;
+      grb(import_rows<W>(d.out(), k, n, ap.data(), aj.empty() ? &no_column : aj.data(),
+                         ax.empty() ? &no_weight : ax.data(), aj.size()),
+          "GrB_Matrix_import (D)");
+      const double output_ms = since_ms(start);
+      if (stats != nullptr) {
+        tropic_stats all = {};
+        std::snprintf(all.algorithm, sizeof all.algorithm, "%s", r.stats.algorithm.c_str());
+        all.delta = r.stats.delta;
+        all.buckets = r.stats.buckets;
+        all.iterations = r.stats.iterations;
+        all.vertices_relaxed = r.stats.vertices_relaxed;
+        all.arcs_relaxed = r.stats.arcs_relaxed;
+        all.milliseconds = r.stats.milliseconds;
+        all.setup_milliseconds = r.stats.setup_milliseconds;
+        all.interop_milliseconds =
+            conversion.unpack_ms + conversion.copy_ms + conversion.pack_ms + output_ms;
+        all.unpack_milliseconds = conversion.unpack_ms;
+        all.copy_milliseconds = conversion.copy_ms;
+        all.pack_milliseconds = conversion.pack_ms;
+        all.sssp_milliseconds = sssp_ms;
+        all.output_milliseconds = output_ms;
+        write_stats(stats, all);
+      }
+      *D = d.release();
+    });
+    if (!known)
+      throw grb_failure{GrB_NOT_IMPLEMENTED,
+                        "A's type is not supported: use GrB_INT32, GrB_INT64, GrB_UINT32, "
+                        "GrB_UINT64, GrB_FP32 or GrB_FP64"};
+  });
+}
+
+extern "C" int tropic_sssp_multi(GrB_Matrix* D, GrB_Matrix A, GrB_Vector sources, GrB_Scalar delta,
+                                 GrB_Scalar cutoff, char* msg) {
+  return tropic_sssp_multi_ext(D, nullptr, A, sources, delta, cutoff, nullptr, msg);
 }
 
 extern "C" int tropic_sssp(GrB_Vector* path_length, GrB_Matrix A, GrB_Index source,

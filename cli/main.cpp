@@ -272,9 +272,156 @@ std::string sum_of_distances(const std::vector<W>& d) {
   }
 }
 
+// --sources: "0,5,17" or "@FILE" (ids separated by commas, blanks or newlines; '#' to the end
+// of a line is a comment). A bad token is a usage error naming it and its position.
+std::vector<vertex> parse_sources(const std::string& arg) {
+  std::string text = arg, where = "--sources";
+  if (!arg.empty() && arg[0] == '@') {
+    const std::string path = arg.substr(1);
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f)
+      throw error(error_code::io,
+                  "cannot open --sources file '" + path + "': " + std::strerror(errno));
+    text.clear();
+    char buf[4096];
+    for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, got);
+    std::fclose(f);
+    where = "--sources file '" + path + "'";
+  }
+  std::vector<vertex> out;
+  std::string token;
+  bool comment = false;
+  auto flush = [&] {
+    if (token.empty()) return;
+    const std::string at = where + ", entry " + std::to_string(out.size() + 1);
+    if (token.find_first_not_of("0123456789") != std::string::npos)
+      throw usage_error(at + ": '" + token + "' is not a vertex id (a non-negative integer)");
+    errno = 0;
+    const unsigned long long v = std::strtoull(token.c_str(), nullptr, 10);
+    if (errno == ERANGE || v > std::numeric_limits<vertex>::max())
+      throw usage_error(at + ": '" + token + "' exceeds the 32-bit vertex range");
+    out.push_back(static_cast<vertex>(v));
+    token.clear();
+  };
+  for (char c : text) {
+    if (comment) {
+      comment = c != '\n';
+      continue;
+    }
+    if (c == '#') {
+      flush();
+      comment = true;
+    } else if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (c == ',' && token.empty() && where == "--sources")
+        throw usage_error("--sources, entry " + std::to_string(out.size() + 1) +
+                          ": empty (two commas in a row, or a leading comma)");
+      flush();
+    } else {
+      token += c;
+    }
+  }
+  flush();
+  if (out.empty()) throw usage_error(where + " holds no vertex id");
+  return out;
+}
+
+// Distances beyond the cutoff become unreachable (the reference for --verify with --cutoff).
+template <class W>
+void truncate(std::vector<W>& d, double cutoff) {
+  for (W& x : d)
+    if (x != infinity<W>() && double(x) > cutoff) x = infinity<W>();
+}
+
+// tropic sssp --sources: one multi-source solve; summary line, --output lines
+// '<source> <vertex> <distance>[ <parent>]' per reached pair, --verify per row.
+template <class W>
+int run_many(const csr<W>& g, const std::vector<vertex>& sources, const options& opts,
+             std::uint64_t repeat, const std::string& output, bool check) {
+  multi_result<W> r;
+  std::vector<double> times;
+  for (std::uint64_t k = 0; k < repeat; ++k) {
+    r = sssp(g, sources, opts);
+    times.push_back(r.stats.milliseconds);
+  }
+  std::sort(times.begin(), times.end());
+  std::uint64_t reached = 0;
+  for (W d : r.distances) reached += d != infinity<W>();
+  std::printf(
+      "%s: %zu sources, reached %llu (source, vertex) pairs of %llu, solve %s ms%s, "
+      "setup %s ms\n",
+      r.stats.algorithm.c_str(), sources.size(), (unsigned long long)reached,
+      (unsigned long long)(sources.size() * std::uint64_t(g.n)),
+      fixed(times[times.size() / 2], 3).c_str(),
+      repeat > 1
+          ? (" (median of " + std::to_string(repeat) + ", min " + fixed(times.front(), 3) + ")")
+                .c_str()
+          : "",
+      fixed(r.stats.setup_milliseconds, 3).c_str());
+  std::fflush(stdout);
+  if (!output.empty()) {
+    std::FILE* f = output == "-" ? stdout : std::fopen(output.c_str(), "wb");
+    if (!f)
+      throw error(error_code::io,
+                  "cannot open '" + output + "' for writing: " + std::strerror(errno));
+    std::vector<char> buf(1 << 20);
+    std::size_t used = 0;
+    auto flush = [&] {
+      if (used && std::fwrite(buf.data(), 1, used, f) != used)
+        throw error(error_code::io, "cannot write '" + output + "': " + std::strerror(errno));
+      used = 0;
+    };
+    for (std::size_t i = 0; i < sources.size(); ++i)
+      for (vertex v = 0; v < g.n; ++v) {
+        const W d = r.distance(i, v);
+        if (d == infinity<W>()) continue;
+        if (buf.size() - used < 160) flush();
+        char* p = buf.data() + used;
+        char* end = buf.data() + buf.size();
+        p = std::to_chars(p, end, sources[i]).ptr;
+        *p++ = ' ';
+        p = std::to_chars(p, end, v).ptr;
+        *p++ = ' ';
+        p = format_value(p, end, d);
+        if (opts.parents) {
+          *p++ = ' ';
+          p = std::to_chars(p, end, r.parents[i * g.n + v]).ptr;
+        }
+        *p++ = '\n';
+        used = static_cast<std::size_t>(p - buf.data());
+      }
+    flush();
+    const bool ok = std::fflush(f) == 0 && (output == "-" || std::fclose(f) == 0);
+    if (!ok) throw error(error_code::io, "cannot write '" + output + "': " + std::strerror(errno));
+  }
+  if (check) {
+    std::size_t wrong = 0;
+    std::string first;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      result<W> want = reference_sssp(g, sources[i], false);
+      truncate(want.distances, opts.cutoff);
+      result<W> row;
+      row.distances.assign(r.row(i), r.row(i) + g.n);
+      if (opts.parents)
+        row.parents.assign(r.parents.begin() + i * g.n, r.parents.begin() + (i + 1) * g.n);
+      const std::string problems = verify(g, sources[i], want.distances, row);
+      if (!problems.empty() && wrong++ == 0)
+        first = "source " + std::to_string(sources[i]) + ": " + problems;
+    }
+    if (wrong) {
+      std::printf("verify FAILED for %zu of %zu sources; %s", wrong, sources.size(), first.c_str());
+      return 1;
+    }
+    std::printf("verify OK: %zu rows%s match the CPU reference\n", sources.size(),
+                opts.parents ? " and parents" : "");
+  }
+  return 0;
+}
+
 int sssp_command(int argc, char** argv) {
   parsed_args a("sssp",
                 with_graph_options({{"source", 's', true},
+                                    {"sources", 0, true},
+                                    {"cutoff", 0, true},
                                     {"algorithm", 'a', true},
                                     {"delta", 'd', true},
                                     {"loop", 0, true},
@@ -287,11 +434,18 @@ int sssp_command(int argc, char** argv) {
                 argc, argv, 2);
   if (a.has("help")) {
     std::printf(
-        "usage: tropic sssp GRAPH --source S [options]\n\n"
+        "usage: tropic sssp GRAPH --source S [options]\n"
+        "       tropic sssp GRAPH --sources S1,S2,... | --sources @FILE [options]\n\n"
         "Single-source shortest paths from vertex S (0-based). Prints one summary line:\n"
         "algorithm, reached vertices, max and sum of distances, solve and setup time.\n\n"
         "Options:\n"
-        "  -s, --source S      source vertex, 0-based (required)\n"
+        "  -s, --source S      source vertex, 0-based\n"
+        "      --sources LIST  many sources at once: comma-separated vertex ids, or @FILE with\n"
+        "                      ids separated by commas, blanks or newlines ('#' starts a\n"
+        "                      comment); duplicates allowed. --output then writes\n"
+        "                      '<source> <vertex> <distance>[ <parent>]' per reached pair\n"
+        "      --cutoff X      report vertices farther than X unreachable and do not search\n"
+        "                      past them (scipy's limit); default inf\n"
         "  -a, --algorithm A   auto (default: delta_stepping on a GPU, else graphblas_cpu)\n"
         "                      available in this build: %s\n"
         "  -d, --delta D       bucket width; 0 = automatic (default), inf = one bucket\n"
@@ -310,7 +464,13 @@ int sssp_command(int argc, char** argv) {
     return 0;
   }
   graph_request req = graph_request_from(a, one_graph(a, "sssp"));
-  if (!a.has("source")) throw usage_error("missing --source S" + a.help_hint());
+  if (a.has("source") && a.has("sources"))
+    throw usage_error("--source and --sources exclude each other" + a.help_hint());
+  if (!a.has("source") && !a.has("sources"))
+    throw usage_error("missing --source S (or --sources LIST)" + a.help_hint());
+  const bool many = a.has("sources");
+  const std::vector<vertex> sources =
+      many ? parse_sources(a.get("sources")) : std::vector<vertex>{};
   std::uint64_t source64 = a.get_u64("source", 0);
   if (source64 > std::numeric_limits<vertex>::max())
     throw usage_error("--source " + std::to_string(source64) + " exceeds the 32-bit vertex range");
@@ -330,6 +490,9 @@ int sssp_command(int argc, char** argv) {
   else if (loop == "host") opts.loop = loop_control::host;
   else if (loop == "device") opts.loop = loop_control::device;
   else throw usage_error("--loop must be auto, host or device, got '" + loop + "'");
+  opts.cutoff = a.get_double("cutoff", HUGE_VAL);
+  if (!(opts.cutoff >= 0))
+    throw usage_error("--cutoff must be >= 0 (or inf for none), got '" + a.get("cutoff") + "'");
   opts.parents = a.has("parents");
   opts.device = static_cast<int>(a.get_u64("device", 0));
   opts.verbose = a.has("verbose");
@@ -410,6 +573,7 @@ int sssp_command(int argc, char** argv) {
     if (check) {
       auto t0 = std::chrono::steady_clock::now();
       result<W> want = reference_sssp(g, source, false);  // Bellman-Ford with negative arcs
+      truncate(want.distances, opts.cutoff);
       std::string problems = verify(g, source, want.distances, r);
       double ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -444,6 +608,28 @@ int sssp_command(int argc, char** argv) {
       }
       return r;
     };
+    if (many) {
+      for (std::size_t i = 0; i < sources.size(); ++i)
+        if (sources[i] >= g0.n)
+          throw error(error_code::invalid_index, "--sources entry " + std::to_string(i + 1) + ", " +
+                                                     std::to_string(sources[i]) +
+                                                     ", is out of range: the graph has " +
+                                                     std::to_string(g0.n) + " vertices (0-based)");
+      if constexpr (std::is_same_v<W0, std::uint32_t>) {
+        if (req.weights == weight_choice::automatic) {
+          try {
+            return run_many(g0, sources, opts, repeat, output, check);
+          } catch (const error& e) {
+            if (e.code() != error_code::overflow) throw;
+          }
+          std::fprintf(stderr,
+                       "tropic: distances exceed uint32 (--weights auto chose it from the "
+                       "weights); solving again with uint64\n");
+          return run_many(convert_weights<std::uint64_t>(g0), sources, opts, repeat, output, check);
+        }
+      }
+      return run_many(g0, sources, opts, repeat, output, check);
+    }
     if (source >= g0.n)
       throw error(error_code::invalid_index, "--source " + std::to_string(source) +
                                                  " is out of range: the graph has " +

@@ -7,6 +7,7 @@
 // throws tropic::error(error_code::overflow), advising a wider weight type.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -62,6 +63,16 @@ struct options {
   bool parents = false;    // also compute a shortest-path tree
   int device = 0;          // CUDA device ordinal for GPU algorithms
   bool verbose = false;
+  // scipy's `limit`: a vertex farther than cutoff is reported unreachable (infinity, parent -1)
+  // and the search does not expand past it, so the work is that of the ball, not the graph.
+  // +inf = no cutoff; negative or NaN is invalid_value. Every algorithm honours it (the ones
+  // without a cheaper exit compute everything and mask; see each file).
+  double cutoff = std::numeric_limits<double>::infinity();
+  // Many sources: at most this many sources' k x n distances (and parents) held at once; 0 =
+  // automatic: all of them when they fit (host memory, and device memory for GPU algorithms),
+  // else out_of_memory naming the sizes. A positive value processes the sources in chunks of
+  // max_batch (the result still holds every row).
+  std::size_t max_batch = 0;
 };
 
 struct statistics {
@@ -87,6 +98,20 @@ struct result {
   statistics stats;
 };
 
+// Many sources: row i (distances[i * n .. i * n + n)) is what sssp(A, sources[i], options)
+// returns for that source; parents likewise when options.parents, else empty.
+template <class W>
+struct multi_result {
+  std::size_t n = 0;                  // vertices: the length of every row
+  std::vector<vertex> sources;        // the sources, in the order asked (duplicates kept)
+  std::vector<W> distances;           // sources.size() x n, row-major; infinity<W>() unreachable
+  std::vector<std::int64_t> parents;  // sources.size() x n when options.parents, else empty
+  statistics stats;                   // summed over the sources (milliseconds: the whole call)
+
+  const W* row(std::size_t i) const { return distances.data() + i * n; }
+  W distance(std::size_t i, vertex v) const { return distances[i * n + v]; }
+};
+
 // Delta heuristic from Davidson et al. (Near-Far, section IV-C): 32 * mean weight / mean degree,
 // at least the smallest positive weight so a bucket is never narrower than one arc.
 double choose_delta(const graph_stats& s);
@@ -103,6 +128,30 @@ result<W> sssp(const csr<W>& g, vertex source, const options& opts = {});
 // Device entry point: GPU algorithms on a matrix that is already resident.
 template <class W>
 result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts = {});
+#endif
+
+// Many sources at once: one row per source (see multi_result). graphblas_cpu solves them together
+// (batched delta-stepping, GrB_mxm over a k x n frontier); dijkstra and the GPU algorithms run
+// source by source on one graph (the GPU's upload done once). Duplicate sources are allowed; an
+// out-of-range one is invalid_index naming it; an empty list gives an empty result.
+template <class W>
+multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources, const options& opts = {});
+
+// Origin-destination distances: |origins| x |destinations|, row-major (entry i * |D| + j is the
+// distance from origins[i] to destinations[j]; infinity<W>() when unreachable or beyond the
+// cutoff). A search stops once every destination is settled: dijkstra when all are popped,
+// delta_stepping when all lie below the next bucket; the others solve in full and gather.
+template <class W>
+std::vector<W> sssp_od(const csr<W>& g, const std::vector<vertex>& origins,
+                       const std::vector<vertex>& destinations, const options& opts = {});
+
+#if defined(TROPIC_HAVE_CUDA)
+template <class W>
+multi_result<W> sssp(const device_matrix<W>& a, const std::vector<vertex>& sources,
+                     const options& opts = {});
+template <class W>
+std::vector<W> sssp_od(const device_matrix<W>& a, const std::vector<vertex>& origins,
+                       const std::vector<vertex>& destinations, const options& opts = {});
 #endif
 
 // The CPU reference, also reachable as sssp(..., {algorithm::dijkstra}). Non-negative weights.

@@ -57,11 +57,22 @@ typedef enum {
   TROPIC_DA2CF = 9
 } tropic_algorithm;
 
-/* Zero-initialise (`tropic_options o = {0};`) for the defaults. */
+/* Zero-initialise (`tropic_options o = {0};`) for the defaults. Like tropic_stats, the struct
+ * may grow at its end: set `o.struct_size = sizeof o;` to have the library read the fields
+ * after `device` (cutoff, and any later ones it knows). struct_size 0, what a zero-initialised
+ * struct holds, reads algorithm, delta and device only: a program that never sets struct_size
+ * (written before the field existed) keeps the defaults for every later field, and its zero
+ * never reads as "cutoff 0". A non-zero struct_size below sizeof this first sized layout is
+ * GrB_INVALID_VALUE. (struct_size was added in front of the fields of the first layout: a
+ * program compiled against a header without it must be recompiled.) */
 typedef struct {
+  size_t struct_size;         /* 0, or sizeof(tropic_options) as the caller knows it */
   tropic_algorithm algorithm; /* which algorithm runs */
   double delta;  /* > 0: the bucket width, overriding the `delta` scalar; 0: use the scalar */
   int device;    /* CUDA device ordinal for GPU algorithms */
+  double cutoff; /* read only when struct_size covers it: distances above it are reported
+                    unreachable and not searched past (scipy's `limit`); +INFINITY for none;
+                    negative or NaN is GrB_INVALID_VALUE. Ignored when struct_size is 0. */
 } tropic_options;
 
 /* Statistics of one call. The struct may grow at its end in later versions: zero-initialise it
@@ -122,6 +133,30 @@ int tropic_sssp(GrB_Vector *path_length, GrB_Matrix A, GrB_Index source, GrB_Sca
 int tropic_sssp_ext(GrB_Vector *path_length, GrB_Vector *parents, tropic_stats *stats,
                     GrB_Matrix A, GrB_Index source, GrB_Scalar delta,
                     const tropic_options *opts, char *msg);
+
+/* Shortest-path lengths from many sources at once: row i of *D (k x n, A's type) holds the
+ * distances from the source in entry i of `sources` (a vector of length k, every entry present,
+ * any numeric type holding integral vertex ids; duplicates allowed). *D is SPARSE: entry (i, v)
+ * is present exactly when v is reachable from source i within the cutoff, and absent for
+ * unreachable vertices and those beyond the cutoff (so a small cutoff gives a small D).
+ * `delta` as for tropic_sssp. `cutoff`: NULL or empty for none, else read as a double, >= 0.
+ * GraphBLAS on the CPU solves the sources together (batched delta-stepping, GrB_mxm); the GPU
+ * algorithms run them on one upload of A. On failure *D is NULL; A is intact either way.
+ *   GrB_NULL_POINTER    D, A or sources is NULL
+ *   GrB_INVALID_INDEX   a source >= nrows(A) (the message names it and its entry)
+ *   GrB_INVALID_VALUE   a source entry absent, negative or not integral; a negative or NaN
+ *                       delta or cutoff; the rest as for tropic_sssp
+ *   GrB_OUT_OF_MEMORY   k x n distances do not fit (the message names k, n and the bytes)
+ *   others as for tropic_sssp */
+int tropic_sssp_multi(GrB_Matrix *D, GrB_Matrix A, GrB_Vector sources, GrB_Scalar delta,
+                      GrB_Scalar cutoff, char *msg);
+
+/* tropic_sssp_multi with options (opts may be NULL; its cutoff, when struct_size covers it, is
+ * used only when the `cutoff` scalar is NULL or empty) and statistics summed over the sources
+ * (stats may be NULL; else its struct_size must be set). */
+int tropic_sssp_multi_ext(GrB_Matrix *D, tropic_stats *stats, GrB_Matrix A, GrB_Vector sources,
+                          GrB_Scalar delta, GrB_Scalar cutoff, const tropic_options *opts,
+                          char *msg);
 
 /* The library's version, as built (TROPIC_VERSION_* in tropic/version.h are the header's): any
  * of the pointers may be NULL. */

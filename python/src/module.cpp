@@ -215,7 +215,7 @@ class graph {
   }
 
   nb::tuple sssp(std::int64_t source, const std::string& algorithm, double delta, bool parents,
-                 int device) {
+                 int device, double cutoff) {
     if (g_.n == 0)
       throw tropic::error(tropic::error_code::invalid_value,
                           "the graph has no vertices: there is no source");
@@ -229,10 +229,37 @@ class graph {
     o.delta = delta;
     o.parents = parents;
     o.device = device;
+    o.cutoff = cutoff;
     tropic::result<W> r;
     {
       nb::gil_scoped_release unlocked;
       r = solve(static_cast<tropic::vertex>(source), o);
+    }
+    nb::dict s = stats_dict(r.stats);
+    nb::object p = nb::none();
+    if (parents) p = nb::cast(to_numpy(std::move(r.parents)));
+    return nb::make_tuple(to_numpy(std::move(r.distances)), p, s);
+  }
+
+  // Many sources at once (tropic::sssp(A, sources)): k x n distances row-major, flat (Python
+  // reshapes), parents likewise or None.
+  nb::tuple sssp_many(const any_array& sources, const std::string& algorithm, double delta,
+                      bool parents, int device, double cutoff) {
+    std::vector<tropic::vertex> list(sources.shape(0));
+    with_index_type(sources, "sources", [&](auto* s) {
+      for (std::size_t i = 0; i < list.size(); ++i)
+        list[i] = checked_vertex(s[i], g_.n, "sources", i);
+    });
+    tropic::options o;
+    o.algorithm = tropic::parse_algorithm(algorithm);
+    o.delta = delta;
+    o.parents = parents;
+    o.device = device;
+    o.cutoff = cutoff;
+    tropic::multi_result<W> r;
+    {
+      nb::gil_scoped_release unlocked;
+      r = solve(list, o);
     }
     nb::dict s = stats_dict(r.stats);
     nb::object p = nb::none();
@@ -261,7 +288,9 @@ class graph {
     return static_cast<const W*>(data.data());
   }
 
-  tropic::result<W> solve(tropic::vertex source, tropic::options o) {
+  // One source (a vertex) or many (a std::vector of them): sssp's overloads take either.
+  template <class Sources>
+  auto solve(const Sources& source, tropic::options o) {
 #if defined(TROPIC_HAVE_CUDA)
     // The same choice as sssp(csr): automatic is the GPU's delta_stepping where a device exists.
     const bool gpu = tropic::is_gpu_algorithm(o.algorithm) ||
@@ -308,7 +337,10 @@ void bind_graph(nb::module_& m, const char* type) {
       .def_prop_ro("n", &graph<W>::n)
       .def_prop_ro("arcs", &graph<W>::arcs)
       .def_prop_ro("on_device", &graph<W>::on_device)
-      .def("sssp", &graph<W>::sssp, "source"_a, "algorithm"_a, "delta"_a, "parents"_a, "device"_a)
+      .def("sssp", &graph<W>::sssp, "source"_a, "algorithm"_a, "delta"_a, "parents"_a, "device"_a,
+           "cutoff"_a)
+      .def("sssp_many", &graph<W>::sssp_many, "sources"_a, "algorithm"_a, "delta"_a, "parents"_a,
+           "device"_a, "cutoff"_a)
       .def("arrays", &graph<W>::arrays);
   m.def((std::string("read_graph_") + type).c_str(),
         [](const std::string& path, bool unit_weights) {

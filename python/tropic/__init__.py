@@ -3,6 +3,8 @@
     import tropic
     d = tropic.sssp(A, 0)                      # A: scipy.sparse, python-graphblas Matrix,
     d, p = tropic.sssp(A, 0, parents=True)     #    or an (indptr, indices, data) triple
+    D = tropic.sssp(A, [0, 5, 17])             # many sources: a (3, n) array, row i for source i
+    d = tropic.sssp(A, 0, cutoff=10.0)         # farther than 10: unreachable, not searched
     g = tropic.Graph(A); g.sssp(0); g.sssp(7)  # convert (and upload to the GPU) once
     from tropic.csgraph import dijkstra        # scipy.sparse.csgraph.dijkstra, same semantics
 
@@ -226,12 +228,22 @@ class Graph:
         """True once the matrix is resident on a GPU."""
         return self._g.on_device
 
-    def sssp(self, source, *, algorithm="auto", delta=None, parents=False, device=0):
-        """Shortest distances from ``source``; see :func:`sssp`. ``self.last_stats`` then holds
-        the solve's statistics (algorithm run, delta, buckets, milliseconds, ...)."""
+    def sssp(self, source, *, algorithm="auto", delta=None, parents=False, device=0,
+             cutoff=None):
+        """Shortest distances from ``source`` (a vertex id, or a sequence of them); see
+        :func:`sssp`. ``self.last_stats`` then holds the solve's statistics (algorithm run,
+        delta, buckets, milliseconds, ...; summed over the sources for several)."""
         if isinstance(source, (bool, np.bool_)):
             raise TypeError("tropic: source must be an integer vertex id, got a bool")
-        source = operator.index(source)
+        many = not isinstance(source, (int, np.integer)) and np.ndim(source) == 1
+        if not many:
+            source = operator.index(source)
+        if cutoff is None:
+            cutoff = np.inf
+        else:
+            cutoff = float(cutoff)
+            if not cutoff >= 0:
+                raise ValueError(f"tropic: cutoff must be >= 0 (or None for none), got {cutoff}")
         if delta is None:
             delta = 0.0  # tropic's "automatic"
         else:
@@ -240,7 +252,19 @@ class Graph:
                 raise ValueError(f"tropic: delta must be > 0 (or None for automatic), got {delta}")
         if not isinstance(algorithm, str):
             raise TypeError("tropic: algorithm must be a name, e.g. 'auto' or 'dijkstra'")
-        dist, par, stats = self._g.sssp(source, algorithm, delta, bool(parents), int(device))
+        if many:
+            sources = np.asarray(source)
+            if sources.size and sources.dtype.kind not in "iu":
+                raise TypeError(f"tropic: sources must be integer vertex ids, got {sources.dtype}")
+            sources = np.ascontiguousarray(sources, dtype=np.int64)
+            dist, par, stats = self._g.sssp_many(sources, algorithm, delta, bool(parents),
+                                                 int(device), cutoff)
+            shape = (sources.size, self.n)
+            dist = dist.reshape(shape)
+            par = par.reshape(shape) if parents else None
+        else:
+            dist, par, stats = self._g.sssp(source, algorithm, delta, bool(parents), int(device),
+                                            cutoff)
         self.last_stats = stats
         return (dist, par) if parents else dist
 
@@ -255,8 +279,10 @@ class Graph:
         return f"tropic.Graph(n={self.n}, arcs={self.arcs}, dtype={self.dtype})"
 
 
-def sssp(A, source, *, algorithm="auto", delta=None, parents=False, device=0):
-    """Single-source shortest paths from ``source`` in the graph ``A``.
+def sssp(A, source, *, algorithm="auto", delta=None, parents=False, device=0, cutoff=None):
+    """Shortest paths from ``source`` in the graph ``A``: one vertex id, or a sequence of them
+    (then one solve for all: SuiteSparse:GraphBLAS batches them on the CPU, the GPU reuses one
+    upload; the result has a row per source, shape (k, n), duplicates allowed).
 
     A: a scipy.sparse matrix or array (any format; A[u, v] = w is the arc u -> v), a
     python-graphblas Matrix, an ``(indptr, indices, data)`` CSR triple, or a :class:`Graph`.
@@ -264,7 +290,8 @@ def sssp(A, source, *, algorithm="auto", delta=None, parents=False, device=0):
     on the CPU), "dijkstra", "graphblas_cpu", or a GPU algorithm ("delta_stepping",
     "bellman_ford", "adds", "near_far", "workfront", "rdbs", "da2cf", "edge_wise"), which raises
     NoDeviceError where no device is usable. delta: the bucket width (None: automatic).
-    device: the CUDA device ordinal.
+    device: the CUDA device ordinal. cutoff: scipy's ``limit``: vertices farther than it are
+    reported unreachable and not searched past (None: no cutoff).
 
     Returns the distances (a numpy array of the weight type; ``tropic.infinity(dtype)`` where
     unreachable), and with ``parents=True`` a pair (distances, parents): int64, -1 for the source
@@ -274,7 +301,8 @@ def sssp(A, source, *, algorithm="auto", delta=None, parents=False, device=0):
     that does not fit the weight type), RuntimeError (no device, CUDA).
     """
     g = A if isinstance(A, Graph) else Graph(A)
-    return g.sssp(source, algorithm=algorithm, delta=delta, parents=parents, device=device)
+    return g.sssp(source, algorithm=algorithm, delta=delta, parents=parents, device=device,
+                  cutoff=cutoff)
 
 
 def read_graph(path, *, dtype=np.float64, unit_weights=False, graph=False):

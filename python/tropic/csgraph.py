@@ -11,7 +11,9 @@ raises ValueError (scipy warns and returns distances it calls inaccurate); prede
 differ from scipy's where several shortest paths tie (each is a valid shortest-path tree), and
 for ``min_only`` so may the source reported for a vertex at equal distance from two sources.
 
-Several sources run one solve each on one converted graph (tropic.Graph).
+Several sources are one call (tropic.Graph.sssp with a list: batched on the CPU, one upload on
+the GPU), and ``limit`` is tropic's cutoff: the search stops there instead of masking a full
+solve.
 """
 
 import numpy as np
@@ -96,29 +98,24 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     tg = Graph((indptr, cols, data), symmetrize=not directed) if N else None
     dist = np.full((len(indices), N), np.inf, dtype=DTYPE)
     pred = np.full((len(indices), N), NULL_IDX, dtype=ITYPE) if return_predecessors else None
-    for i, s in enumerate(indices):
-        d, p = _solve(tg, int(s), return_predecessors, limit, algorithm, device)
-        dist[i] = d
-        if return_predecessors:
-            pred[i] = p
+    if N and len(indices):
+        dist, pred = _solve(tg, indices.astype(np.int64), return_predecessors, limit, algorithm,
+                            device)
     if return_predecessors:
         return dist.reshape(return_shape), pred.reshape(return_shape)
     return dist.reshape(return_shape)
 
 
 def _solve(tg, source, parents, limit, algorithm, device):
-    """One source: float64 distances with inf beyond ``limit`` (scipy relaxes an arc only while
-    the new distance is <= limit, so exactly the vertices at distance > limit stay unreached, and
-    every kept vertex's tree parent is closer, so kept too) and scipy's predecessors."""
-    r = tg.sssp(source, algorithm=algorithm, parents=parents, device=device)
+    """One source (an int) or several (an array, one row each): float64 distances, inf beyond
+    ``limit`` (scipy relaxes an arc only while the new distance is <= limit, so exactly the
+    vertices at distance > limit stay unreached: tropic's cutoff), and scipy's predecessors."""
+    r = tg.sssp(source, algorithm=algorithm, parents=parents, device=device,
+                cutoff=None if np.isinf(limit) else float(limit))
     d, p = (r if parents else (r, None))
-    far = d > limit
-    if far.any() and not d.flags.writeable:
-        d = d.copy()
-    d[far] = np.inf
     if parents:
         p = p.astype(ITYPE)
-        p[(p < 0) | far] = NULL_IDX
+        p[p < 0] = NULL_IDX
     return d, p
 
 

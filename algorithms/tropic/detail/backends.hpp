@@ -20,6 +20,44 @@ result<W> gpu_sssp(const csr<W>& g, vertex source, const options& opts);
 template <class W>
 void check_sssp_arguments(const csr<W>& g, vertex source, algorithm a);
 
+// algorithms/sssp.cpp: options with `automatic` resolved and delta and cutoff checked (and
+// parents with a cutoff refused on graphs with a negative arc), as every CPU entry point uses.
+template <class W>
+options resolve_options(const csr<W>& g, const options& opts);
+[[noreturn]] void throw_cutoff_parents_negative();
+bool implemented_algorithm(algorithm a) noexcept;
+
+// algorithms/dijkstra.cpp: Dijkstra that never reaches past `limit` (cutoff_limit) and, with
+// `targets`, stops once every target is popped (the others keep tentative distances).
+template <class W>
+result<W> dijkstra_search(const csr<W>& g, vertex source, bool parents, W limit,
+                          const std::vector<vertex>* targets);
+
+// algorithms/graphblas_cpu_batch.cpp: batched delta-stepping, GrB_mxm over a k x n frontier;
+// row i of the result is sources[i]'s. The sources are checked by the caller.
+template <class W>
+multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& sources,
+                                    const options& opts);
+
+#if defined(TROPIC_HAVE_CUDA)
+// algorithms/gpu_many.cu: uploads g once and solves every source on the GPU.
+template <class W>
+multi_result<W> gpu_sssp_many(const csr<W>& g, const std::vector<vertex>& sources,
+                              const options& opts);
+template <class W>
+std::vector<W> gpu_sssp_od(const csr<W>& g, const std::vector<vertex>& origins,
+                           const std::vector<vertex>& destinations, const options& opts);
+#endif
+
+// algorithms/sssp_many.cpp: invalid_index naming the first source >= n (`what`: "source",
+// "origin", "destination").
+void check_vertex_list(vertex n, const std::vector<vertex>& list, const char* what);
+// Rows of n cells of `cell_bytes` each held at once: all k when they fit in `available` bytes;
+// else max_batch when it is set, else out_of_memory naming k, n, the bytes needed and available
+// (`where`: "host memory", "device memory").
+std::size_t batch_rows(std::size_t k, std::size_t n, std::size_t cell_bytes, std::size_t available,
+                       std::size_t max_batch, const char* where);
+
 // Whether algorithm a gives exact distances with negative arcs.
 bool accepts_negative_weights(algorithm a) noexcept;
 

@@ -12,15 +12,27 @@ struct descriptor;        // semiring/tropic/operators.hpp
 
 namespace tropic::detail {
 
+// Origin-destination (sssp_od): delta-stepping stops after the first bucket at whose end every
+// one of these vertices (a device array of `count`) lies below the next non-empty bucket, i.e.
+// is settled. The check costs one read of `count` distances per bucket (the host-driven loop
+// adds one kernel and one round trip per bucket for it).
+struct settle_targets {
+  const vertex* ids = nullptr;
+  std::size_t count = 0;
+};
+
 // algorithms/delta_stepping.cu: delta-stepping in the min-plus algebra (bellman_ford is the
-// same with delta = infinity).
+// same with delta = infinity). Honours opts.cutoff: it stops at the first bucket whose lower
+// end lies beyond it (finish_result then masks what lies beyond).
 template <class W>
-result<W> delta_stepping_sssp(const device_matrix<W>& a, vertex source, const options& opts);
+result<W> delta_stepping_sssp(const device_matrix<W>& a, vertex source, const options& opts,
+                              const settle_targets* targets = nullptr);
 // ... with the light closure's limits and the host-driven steps' descriptor (its pull_ratio)
 // given (the sweeps in bench/tune/delta_stepping_sweeps.cu); delta_stepping_sssp passes the defaults.
 template <class W>
 result<W> delta_stepping_configured(const device_matrix<W>& a, vertex source, const options& opts,
-                                    const closure_limits& closure, const descriptor& desc);
+                                    const closure_limits& closure, const descriptor& desc,
+                                    const settle_targets* targets = nullptr);
 
 // algorithms/bellman_ford.cu: Bellman-Ford's rounds with negative arcs (push only, every
 // improved vertex in the frontier, at most n rounds; a reachable negative cycle throws
@@ -55,7 +67,10 @@ result<W> rdbs_sssp(const device_matrix<W>& a, vertex source, const options& opt
 //    while v stays unreached) and throws error_code::overflow,
 //  - when opts.parents, picks for every reached v != source the smallest u with a tight arc
 //    dist[u] + w(u, v) == dist[v] (-1 for the source and unreachable vertices),
-// then downloads distances (and parents) into `out`. `distances` is a device array of n.
+// then downloads distances (and parents) into `out`, every distance beyond opts.cutoff reported
+// unreachable (parent -1): the one place every GPU algorithm honours the cutoff, whatever its own
+// early exit. A saturated sum is then beyond the cutoff, not an overflow. `distances` is a
+// device array of n.
 template <class W>
 void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
                    const options& opts, result<W>& out, cudaStream_t stream);
