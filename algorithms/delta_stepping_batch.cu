@@ -8,7 +8,8 @@
 // every source's remaining buckets are empty, or at the first bucket past the cutoff.
 //
 // Limits: non-negative weights, sources in range (checked here). Δ as delta_stepping's initial
-// one (no narrowing, widening or GPU-driven loop: the host drives every step). Memory: three
+// one (no narrowing or widening); on graphs of short rows a bucket's light loop runs as
+// mxm_closure (steps launched back to back), else the host drives every step. Memory: three
 // k × n arrays of W (D, the frontier's columns, a pull's dense input) must fit, else
 // out_of_memory naming the sizes.
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "bucket_bounds.cuh"
 #include "policy.hpp"
 #include "tropic/detail/gpu_backends.hpp"
+#include "tropic/device_loop.hpp"
 #include "tropic/mxm.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
@@ -105,6 +107,14 @@ void delta_stepping_batch(const device_matrix<W>& A, const vertex* sources, std:
   dense_matrix<W> D(k, n, stream);
   column_matrix<W> U(k, n, stream);
   sparse_vector<W> B(n, stream), S(n, stream);
+  // Short rows (roads, grids, meshes): a bucket's light loop is one mxm_closure, its steps
+  // launched back to back with a round trip per round of steps, not per step; hubs (Kronecker
+  // graphs) take host-driven steps, each free to pull. The single-source loop's local-rounds
+  // rule; loop_control::host pins the host-driven steps.
+  const bool closure =
+      opts.loop != loop_control::host &&
+      A.stats().max_degree <= policy::delta_stepping::closure_local_rounds_max_degree;
+  device_worklist in(closure ? n : 0, stream), spare(closure ? n : 0, stream);
   device_buffer<vertex> starts(k, stream);
   starts.upload(sources, k);
 
@@ -125,6 +135,16 @@ void delta_stepping_batch(const device_matrix<W>& A, const vertex* sources, std:
     if (!selected) select_columns(B, D, bucket, value_range<W>{infinity<W>(), infinity<W>()}, ctx);
     selected = false;
     do {
+      if (closure && B.nvals() > 0) {
+        // repeat { D = min(D, (D(:, B) .* (D in bucket i)) min.+ AL); B = improved } until B = ∅
+        const unsigned long long columns = B.nvals();
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(in.indices(), B.indices(), columns * sizeof(vertex),
+                                          cudaMemcpyDeviceToDevice, stream));
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(in.count(), &columns, sizeof columns,
+                                          cudaMemcpyHostToDevice, stream));
+        stats.iterations += mxm_closure(D, tropical, in, light(A, split), ctx, spare, bucket);
+        B.set_nvals(0);
+      }
       while (B.nvals() > 0) {
         // U = D(:, B) .* (D in bucket i)
         gather_columns(U, D, B, bucket, ctx);

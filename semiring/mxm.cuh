@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "kernels/mxm_closure.cuh"
 #include "kernels/mxm_elementwise.cuh"
 #include "kernels/mxm_pull.cuh"
 #include "kernels/mxm_push.cuh"
@@ -196,6 +197,55 @@ void mxm(dense_matrix<W>& c, const matrix_mask<W>& mask, accumulator accum, S se
   if (improved) improved->set_nvals(track ? std::size_t(ctx.read_counter()) : 0);
 }
 
+template <class S, class W>
+std::uint64_t mxm_closure(dense_matrix<W>& c, S semiring, device_worklist& in,
+                          const matrix_operand<W>& a, gpu_context& ctx, device_worklist& spare,
+                          value_range<W> range) {
+  (void)semiring;
+  const device_matrix<W>& A = *a.a;
+  const vertex n = A.rows();
+  const std::size_t k = c.rows();
+  if (c.cols() != n || in.capacity() < n || spare.capacity() < n)
+    throw error(error_code::invalid_value,
+                "mxm_closure: C is " + std::to_string(k) + " x " + std::to_string(c.cols()) +
+                    ", A " + std::to_string(n) + " x " + std::to_string(n) +
+                    ", the worklists hold " + std::to_string(in.capacity()) + " and " +
+                    std::to_string(spare.capacity()) + " columns");
+  cudaStream_t s = ctx.stream();
+  const csr_view<W> view = A.view();
+  const detail::row_ranges ranges = detail::ranges_of(view, a, false);
+  // Three lengths rotate (step t reads counts[t % 3], appends to counts[(t + 1) % 3], zeroes
+  // counts[(t + 2) % 3]); two lists alternate. The context's scratch word is zero on entry.
+  unsigned long long* counts[3] = {in.count(), spare.count(), ctx.closure_scratch()};
+  vertex* lists[2] = {in.indices(), spare.indices()};
+  std::uint32_t* stamps = ctx.stamps(n);
+  const unsigned blocks = tuning::device_loop_blocks_per_sm * detail::sm_count();
+  constexpr int per_lane = tuning::mxm_pull_per_lane;
+  const bool small = detail::mxm_small(k);
+  std::uint64_t launched = 0;
+  unsigned round = 1;
+  for (;;) {
+    for (unsigned r = 0; r < round; ++r, ++launched) {
+      const unsigned t = unsigned(launched % 6);
+      const auto step = small ? detail::mxm_closure_step<S, W, tuning::mxm_small_group, per_lane>
+                              : detail::mxm_closure_step<S, W, 32, per_lane>;
+      step<<<blocks, tuning::block_threads, 0, s>>>(
+          view, ranges, c.data(), k, lists[t % 2], counts[t % 3], lists[(t + 1) % 2],
+          counts[(t + 1) % 3], counts[(t + 2) % 3], range, stamps, ctx.next_stamp(),
+          ctx.arcs_scanned());
+      detail::check_launch();
+    }
+    // The next step's frontier length: the last step's output.
+    const std::uint64_t next =
+        ctx.read_word(reinterpret_cast<const std::uint64_t*>(counts[launched % 3]));
+    if (next == 0) break;
+    round = std::min(round * 2, tuning::mxm_closure_round_steps);
+  }
+  for (unsigned long long* count : counts)
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, s));
+  return launched;
+}
+
 template <class W>
 void assign(dense_matrix<W>& c, W value, gpu_context& ctx) {
   detail::mxm_assign_masked<<<detail::mxm_blocks(c.size()), tuning::block_threads, 0,
@@ -284,6 +334,12 @@ void to_row_major(W* out, const dense_matrix<W>& c, gpu_context& ctx) {
   template void mxm<S, W>(dense_matrix<W>&, const matrix_mask<W>&, accumulator, S,            \
                           const column_matrix<W>&, const matrix_operand<W>&, const descriptor&, \
                           gpu_context&, sparse_vector<W>*, value_range<W>, op_counters*);
+
+// mxm_closure: min-monoid semirings only (its combine lists the columns that decreased).
+#define TROPIC_INSTANTIATE_MXM_CLOSURE(S, W)                                                  \
+  template std::uint64_t mxm_closure<S, W>(dense_matrix<W>&, S, device_worklist&,             \
+                                           const matrix_operand<W>&, gpu_context&,            \
+                                           device_worklist&, value_range<W>);
 
 #define TROPIC_INSTANTIATE_MATRIX_OPS(W)                                                       \
   template void assign<W>(dense_matrix<W>&, W, gpu_context&);                                  \

@@ -4,4 +4,5 @@
 namespace tropic {
 TROPIC_INSTANTIATE_MATRIX_OPS(std::int32_t)
 TROPIC_INSTANTIATE_MXM(tropic::min_plus<std::int32_t>, std::int32_t)
+TROPIC_INSTANTIATE_MXM_CLOSURE(tropic::min_plus<std::int32_t>, std::int32_t)
 }  // namespace tropic

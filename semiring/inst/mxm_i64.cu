@@ -4,4 +4,5 @@
 namespace tropic {
 TROPIC_INSTANTIATE_MATRIX_OPS(std::int64_t)
 TROPIC_INSTANTIATE_MXM(tropic::min_plus<std::int64_t>, std::int64_t)
+TROPIC_INSTANTIATE_MXM_CLOSURE(tropic::min_plus<std::int64_t>, std::int64_t)
 }  // namespace tropic

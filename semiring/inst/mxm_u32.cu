@@ -4,4 +4,5 @@
 namespace tropic {
 TROPIC_INSTANTIATE_MATRIX_OPS(std::uint32_t)
 TROPIC_INSTANTIATE_MXM(tropic::min_plus<std::uint32_t>, std::uint32_t)
+TROPIC_INSTANTIATE_MXM_CLOSURE(tropic::min_plus<std::uint32_t>, std::uint32_t)
 }  // namespace tropic

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tropic/device_loop.hpp"
 #include "tropic/operators.hpp"
 
 namespace tropic {
@@ -128,6 +129,21 @@ void mxm(dense_matrix<W>& c, const matrix_mask<W>& mask, accumulator accum, S se
          const column_matrix<W>& u, const matrix_operand<W>& a, const descriptor& desc,
          gpu_context& ctx, sparse_vector<W>* improved = nullptr,
          value_range<W> improved_range = {}, op_counters* counters = nullptr);
+
+// The closure of a push step inside a range, k sources at once: repeat { C = min(C, (C(:, in)
+// .* (C inside range)) min.+ A(part)); in = the columns with an entry that decreased into the
+// range } until `in` is empty -- a batched bucket's light phase, the many-source vxm_closure
+// (device_loop.hpp). The steps are launched back to back, each reading its frontier's length on
+// the device, and the host reads a length once per round of up to tuning::mxm_closure_round_steps
+// steps, not once per step: on roads a bucket takes tens of small steps, each far cheaper than a
+// round trip. A group of lanes per column walks its row (hubs would hold their group: for graphs
+// of short rows). Each column whose entry decreased into the range is pushed again with its final
+// value, so the fixed point is exact. Drains `in`; `spare`, an empty worklist of capacity n, ends
+// empty. Returns the steps launched (a round's last ones may find their frontier empty).
+template <class S, class W = typename S::value_type>
+std::uint64_t mxm_closure(dense_matrix<W>& c, S semiring, device_worklist& in,
+                          const matrix_operand<W>& a, gpu_context& ctx, device_worklist& spare,
+                          value_range<W> range);
 
 // C = value everywhere.
 template <class W>

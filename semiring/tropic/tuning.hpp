@@ -62,6 +62,10 @@ inline constexpr int mxm_pull_per_lane = 4;
 // mxm pull: arcs of an A' row a group takes (a hub's row shared vs a chunk's atomics); unmeasured.
 inline constexpr std::uint64_t mxm_pull_chunk = 128;
 
+// mxm closure: steps launched per host read of the frontier's length at most (round trips vs
+// empty steps after the last; doubling from 1); unmeasured.
+inline constexpr unsigned mxm_closure_round_steps = 16;
+
 // Direction: skewed when the longest row is this x the mean (Kronecker, web, social); unmeasured.
 inline constexpr double skewed_degree_ratio = 16;
 // Direction: count a frontier's arcs (a round trip) only above n / this rows; unmeasured.

@@ -2,7 +2,8 @@
 // exactly the single-source delta-stepping's distances and Dijkstra's (verify: the reachable set,
 // the values, parents by edge check), for k = 1, 2, 7, 64 sources with repeats, on random graphs
 // of every weight type, larger generated ones (hubs, a grid, a directed graph without its
-// transpose: push only), every Δ, Bellman-Ford's one bucket, a cutoff, and bad input.
+// transpose: push only), every Δ, Bellman-Ford's one bucket, the light loop as mxm_closure and as
+// host-driven steps, a cutoff, and bad input.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -89,13 +90,17 @@ void check_random_graphs(std::size_t graphs, std::uint64_t base_seed) {
       CAPTURE(k);
       const std::vector<vertex> sources = random_sources(rng, k, g.n);
       // Δ = 1, automatic, wider than every weight; Bellman-Ford's one bucket.
-      for (double delta : {1.0, 0.0, 2 * max_w + 1}) {
-        CAPTURE(delta);
-        options o;
-        o.delta = delta;
-        o.parents = true;
-        check_batch(g, a, sources, o);
-      }
+      // The light loop as mxm_closure (automatic, short rows) and as host-driven mxm steps.
+      for (double delta : {1.0, 0.0, 2 * max_w + 1})
+        for (loop_control loop : {loop_control::automatic, loop_control::host}) {
+          CAPTURE(delta);
+          CAPTURE(int(loop));
+          options o;
+          o.delta = delta;
+          o.loop = loop;
+          o.parents = true;
+          check_batch(g, a, sources, o);
+        }
       options bf;
       bf.algorithm = algorithm::bellman_ford;
       check_batch(g, a, sources, bf);
@@ -122,12 +127,15 @@ TEST_SUITE("delta_stepping_batch") {
       for (transpose_policy t : {transpose_policy::if_fits, transpose_policy::none}) {
         CAPTURE(int(t));
         const device_matrix<W> a(g, upload_options{t});
-        for (std::size_t k : {7, 64}) {
-          CAPTURE(k);
-          options o;
-          o.parents = k == 7;
-          check_batch(g, a, random_sources(rng, k, g.n), o);
-        }
+        for (std::size_t k : {7, 64})
+          for (loop_control loop : {loop_control::automatic, loop_control::host}) {
+            CAPTURE(k);
+            CAPTURE(int(loop));
+            options o;
+            o.parents = k == 7;
+            o.loop = loop;
+            check_batch(g, a, random_sources(rng, k, g.n), o);
+          }
       }
     }
   }

@@ -513,4 +513,16 @@ TEST_SUITE("operators") {
       check_column_ops<W>(seed);
     }
   }
+
+  TEST_CASE_TEMPLATE("spec: mxm_closure, a batched bucket's light loop", W, std::uint32_t,
+                     std::int32_t, std::uint64_t, std::int64_t, float, double) {
+    TROPIC_REQUIRE_GPU();
+    for (const auto& c : test_graph_cases(12, 4400)) {
+      CAPTURE(c.name());
+      check_mxm_closure(c.graph<W>(), c.seed, 4);
+    }
+    // Hundreds of steps (a grid's wavefront): many rounds of launched steps and rotations.
+    INFO("grid 60 x 60");
+    check_mxm_closure(generate<W>("grid:60:60", 3), 4500, 3);
+  }
 }

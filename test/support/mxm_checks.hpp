@@ -3,7 +3,7 @@
 // passes of a pull's lanes), every mask kind, complement, replace, accumulator and row part, U of
 // no column, one, a tenth or every column -- each compared with spec::mxm and spec::write, the
 // improved columns with spec::improved_columns; and the column selections, gathers, assigns and
-// the transpose of a batched bucket loop. test/semiring/test_operator_spec.cu runs them over many
+// the transpose of a batched bucket loop; mxm_closure against vxm_closure's spec, row by row. test/semiring/test_operator_spec.cu runs them over many
 // graphs and every weight type. GPU builds.
 #pragma once
 
@@ -18,6 +18,7 @@
 #include "operator_spec.hpp"
 #include "random_graphs.hpp"
 #include "test_helpers.hpp"
+#include "tropic/device_loop.hpp"
 #include "tropic/mxm.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
@@ -168,6 +169,75 @@ void check_column_ops(std::uint64_t seed) {
   std::vector<W> assigned(k * n, value);
   for (std::size_t s = 0; s < k; ++s) assigned[s * n + starts[s]] = W(0);
   CHECK(dx.to_host() == assigned);
+}
+
+// mxm_closure from random starts: C random (half ∞), the range random, the listed columns those
+// with an entry in the range (or a random part of them, or with columns of nothing in range
+// added); each row's fixed point is vxm_closure's spec from that row's entries in the range.
+// Both worklists end empty.
+template <class W>
+void check_mxm_closure(const csr<W>& g, std::uint64_t seed, int rounds) {
+  test_rng rng(seed);
+  cuda_stream stream;
+  gpu_context ctx(stream);
+  device_matrix<W> a(g, upload_options{}, stream);
+  const vertex n = g.n;
+  const W delta = W(rng.between(0, 40));
+  light_heavy_split<W> split(a, double(delta), ctx);
+  device_worklist in(n, stream), spare(n, stream);
+  auto length = [&](const device_worklist& list) {
+    unsigned long long count = 0;
+    TROPIC_CUDA_CHECK(
+        cudaMemcpyAsync(&count, list.count(), sizeof count, cudaMemcpyDeviceToHost, stream));
+    TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return count;
+  };
+  for (int round = 0; round < rounds; ++round) {
+    const std::size_t k = random_k(rng);
+    const auto part = static_cast<row_part>(rng.below(3));
+    const W lo = W(rng.between(0, 30));
+    const value_range<W> range{lo, rng.chance(0.2) ? infinity<W>() : W(lo + rng.between(1, 200))};
+    std::vector<W> w0(k * n);
+    for (auto& x : w0) x = rng.chance(0.5) ? infinity<W>() : W(rng.between(0, 120));
+    const int shape = int(rng.below(3));  // every column in range, a part, or with extras
+    std::vector<vertex> columns;
+    for (vertex v = 0; v < n; ++v) {
+      bool hit = false;
+      for (std::size_t s = 0; s < k; ++s) hit = hit || spec::in_range(w0[s * n + v], range);
+      if ((hit && (shape != 1 || rng.chance(0.5))) || (shape == 2 && rng.chance(0.2)))
+        columns.push_back(v);
+    }
+    CAPTURE(round);
+    CAPTURE(k);
+    CAPTURE(int(part));
+    CAPTURE(double(range.lo));
+    CAPTURE(double(range.hi));
+    CAPTURE(columns.size());
+    dense_matrix<W> c(k, n, stream);
+    c.upload(w0);
+    if (!columns.empty())
+      TROPIC_CUDA_CHECK(cudaMemcpyAsync(in.indices(), columns.data(),
+                                        columns.size() * sizeof(vertex), cudaMemcpyHostToDevice,
+                                        stream));
+    const unsigned long long size = columns.size();
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(in.count(), &size, sizeof size, cudaMemcpyHostToDevice, stream));
+    const std::uint64_t steps =
+        mxm_closure(c, min_plus<W>{}, in, matrix_operand<W>{&a, part, &split}, ctx, spare, range);
+    CHECK(steps >= 1);
+    std::vector<W> want(k * n);
+    for (std::size_t s = 0; s < k; ++s) {
+      const std::vector<W> row(w0.begin() + std::ptrdiff_t(s * n),
+                               w0.begin() + std::ptrdiff_t((s + 1) * n));
+      std::vector<vertex> frontier;
+      for (vertex v : columns)
+        if (spec::in_range(row[v], range)) frontier.push_back(v);
+      const std::vector<W> done = spec::vxm_closure(g, row, frontier, part, delta, range);
+      std::copy(done.begin(), done.end(), want.begin() + std::ptrdiff_t(s * n));
+    }
+    check_same_vector(c.to_host(), want, true);
+    CHECK(length(in) == 0);
+    CHECK(length(spare) == 0);
+  }
 }
 
 }  // namespace tropic::testing
