@@ -100,7 +100,17 @@ void delta_stepping_batch(const device_matrix<W>& A, const vertex* sources, std:
   const bool has_heavy =
       !std::isinf(buckets.delta) && !(A.stats().max_weight < buckets.delta);
   const min_plus<W> tropical;
-  const descriptor desc;  // push or pull per step, from the frontier's columns
+  // A step pulls when U holds more than k·n / batch_pull_ratio entries (and A' exists): vxm's
+  // rule with U's entries for u's, since a pull reads every arc of its rows for all k sources
+  // while a push combines only the entries a column holds (one source's, or all k).
+  descriptor push;
+  push.dir = direction::push;
+  auto step_for = [&](std::size_t entries) {
+    descriptor d = push;
+    if (A.has_transpose() && entries * policy::delta_stepping::batch_pull_ratio > size)
+      d.dir = direction::pull;
+    return d;
+  };
   op_counters counters;
   stats.delta = buckets.delta;
 
@@ -147,20 +157,22 @@ void delta_stepping_batch(const device_matrix<W>& A, const vertex* sources, std:
       }
       while (B.nvals() > 0) {
         // U = D(:, B) .* (D in bucket i)
-        gather_columns(U, D, B, bucket, ctx);
-        stats.vertices_relaxed += U.ncols();
+        const std::size_t entries = gather_columns(U, D, B, bucket, ctx);
+        stats.vertices_relaxed += entries;  // (source, vertex) pairs
         // D = min(D, U min.+ AL);  B = { v : some D(s, v) improved into bucket i }
-        mxm(D, no_matrix_mask<W>(), accumulator::min, tropical, U, light(A, split), desc, ctx, &B,
-            bucket, &counters);
+        mxm(D, no_matrix_mask<W>(), accumulator::min, tropical, U, light(A, split),
+            step_for(entries), ctx, &B, bucket, &counters);
         ++stats.iterations;
       }
       if (!has_heavy) break;
       // S = { v : iΔ <= D(s, v) < (i+1)Δ for some s }: bucket i, settled;  U = D(:, S) .* bucket
       select_columns(S, D, bucket, value_range<W>{infinity<W>(), infinity<W>()}, ctx);
-      gather_columns(U, D, S, bucket, ctx);
-      stats.vertices_relaxed += U.ncols();
+      // (counted, a round trip, where a step may pull; the closure's graphs always push)
+      const std::size_t settled = gather_columns(U, D, S, bucket, ctx, !closure);
+      stats.vertices_relaxed += closure ? S.nvals() : settled;
       // D = min(D, U min.+ AH);  B = stragglers back in bucket i (float rounding, open end)
-      mxm(D, no_matrix_mask<W>(), accumulator::min, tropical, U, heavy(A, split), desc, ctx,
+      mxm(D, no_matrix_mask<W>(), accumulator::min, tropical, U, heavy(A, split),
+          closure ? push : step_for(settled), ctx,
           bucket_bounds<W>::stragglers_possible(bucket) ? &B : nullptr, bucket, &counters);
     } while (B.nvals() > 0);
     // i = the bucket of min{ D(s, v) >= (i+1)Δ } (empty buckets skipped); on the way

@@ -223,7 +223,7 @@ std::uint64_t mxm_closure(dense_matrix<W>& c, S semiring, device_worklist& in,
   constexpr int per_lane = tuning::mxm_pull_per_lane;
   const bool small = detail::mxm_small(k);
   std::uint64_t launched = 0;
-  unsigned round = 1;
+  unsigned round = std::min(4u, tuning::mxm_closure_round_steps);
   for (;;) {
     for (unsigned r = 0; r < round; ++r, ++launched) {
       const unsigned t = unsigned(launched % 6);
@@ -292,21 +292,24 @@ W select_columns(sparse_vector<W>& out, const dense_matrix<W>& in, value_range<W
 }
 
 template <class W>
-void gather_columns(column_matrix<W>& out, const dense_matrix<W>& in,
-                    const sparse_vector<W>& pattern, value_range<W> range, gpu_context& ctx) {
+std::size_t gather_columns(column_matrix<W>& out, const dense_matrix<W>& in,
+                           const sparse_vector<W>& pattern, value_range<W> range,
+                           gpu_context& ctx, bool count_entries) {
   const std::size_t columns = pattern.nvals(), k = in.rows();
   if (out.rows() != k || out.cols() != in.cols() || columns > out.cols())
     throw error(error_code::invalid_value,
                 "gather_columns: " + std::to_string(columns) + " columns of a " +
                     std::to_string(k) + " x " + std::to_string(in.cols()) + " matrix into a " +
                     std::to_string(out.rows()) + " x " + std::to_string(out.cols()) + " one");
-  if (columns * k > 0) {
-    detail::mxm_gather_columns<<<detail::mxm_blocks(columns * k), tuning::block_threads, 0,
-                                 ctx.stream()>>>(pattern.indices(), columns, k, in.data(), range,
-                                                 out.indices(), out.values());
-    detail::check_launch();
-  }
   out.set_ncols(columns);
+  if (columns * k == 0) return 0;
+  std::uint64_t* entries = count_entries ? ctx.zeroed_counter() : nullptr;
+  detail::mxm_gather_columns<<<detail::mxm_blocks(columns * k), tuning::block_threads, 0,
+                               ctx.stream()>>>(pattern.indices(), columns, k, in.data(), range,
+                                               out.indices(), out.values(),
+                                               reinterpret_cast<unsigned long long*>(entries));
+  detail::check_launch();
+  return count_entries ? std::size_t(ctx.read_counter()) : 0;
 }
 
 template <class W>
@@ -346,7 +349,8 @@ void to_row_major(W* out, const dense_matrix<W>& c, gpu_context& ctx) {
   template void assign_rows<W>(dense_matrix<W>&, const vertex*, W, gpu_context&);              \
   template W select_columns<W>(sparse_vector<W>&, const dense_matrix<W>&, value_range<W>,      \
                                value_range<W>, gpu_context&);                                  \
-  template void gather_columns<W>(column_matrix<W>&, const dense_matrix<W>&,                   \
-                                  const sparse_vector<W>&, value_range<W>, gpu_context&);      \
+  template std::size_t gather_columns<W>(column_matrix<W>&, const dense_matrix<W>&,            \
+                                         const sparse_vector<W>&, value_range<W>,             \
+                                         gpu_context&, bool);                                 \
   template void select<W>(dense_matrix<W>&, value_range<W>, gpu_context&);                     \
   template void to_row_major<W>(W*, const dense_matrix<W>&, gpu_context&);

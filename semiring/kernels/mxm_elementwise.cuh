@@ -98,18 +98,24 @@ __global__ void mxm_set_word(W* word, W value) {
   *word = value;
 }
 
-// out(:, j) = in(:, pattern[j]) .* (in inside range), j < column_count; out_columns = pattern.
+// out(:, j) = in(:, pattern[j]) .* (in inside range), j < column_count; out_columns = pattern;
+// *entries += the entries kept (when given).
 template <class W>
 __global__ void mxm_gather_columns(const vertex* pattern, std::size_t column_count,
                                    std::size_t k, const W* in, value_range<W> range,
-                                   vertex* out_columns, W* out_values) {
+                                   vertex* out_columns, W* out_values,
+                                   unsigned long long* entries) {
+  unsigned long long kept = 0;
   TROPIC_FOR_EACH_POSITION(i, column_count * k) {
     const std::size_t j = i / k, s = i - j * k;
     const vertex v = pattern[j];
     if (s == 0) out_columns[j] = v;
     const W x = in[std::size_t(v) * k + s];
-    out_values[i] = in_range(x, range) ? x : infinity<W>();
+    const bool inside = in_range(x, range);
+    out_values[i] = inside ? x : infinity<W>();
+    kept += inside;
   }
+  if (entries) add_block_sum(entries, kept);  // the same in every thread
 }
 
 // c = c .* (c inside keep).

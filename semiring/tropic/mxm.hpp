@@ -162,11 +162,14 @@ W select_columns(sparse_vector<W>& out, const dense_matrix<W>& in, value_range<W
                  value_range<W> least_range, gpu_context& ctx);
 
 // out = in(:, pattern) .* (in inside range): pattern's columns in its order, each entry of in
-// inside the range kept, every other the identity (U = C .* B of the bucket loop). `pattern`
-// must not repeat a column.
+// inside the range kept, every other infinity<W>() (U = D .* B of the bucket loop). `pattern`
+// must not repeat a column. With count_entries, returns the entries kept (one host round trip;
+// none for an empty pattern), else 0: a step's push or pull is chosen by U's entries, not its
+// columns -- a column holds from one to k sources' entries, and a pull reads all k.
 template <class W>
-void gather_columns(column_matrix<W>& out, const dense_matrix<W>& in,
-                    const sparse_vector<W>& pattern, value_range<W> range, gpu_context& ctx);
+std::size_t gather_columns(column_matrix<W>& out, const dense_matrix<W>& in,
+                           const sparse_vector<W>& pattern, value_range<W> range,
+                           gpu_context& ctx, bool count_entries = true);
 
 // C = C .* (C inside keep): every entry outside the range becomes infinity<W>() (a cutoff).
 template <class W>

@@ -63,7 +63,7 @@ inline constexpr int mxm_pull_per_lane = 4;
 inline constexpr std::uint64_t mxm_pull_chunk = 128;
 
 // mxm closure: steps launched per host read of the frontier's length at most (round trips vs
-// empty steps after the last; doubling from 1); unmeasured.
+// empty steps after the last; doubling from 4); unmeasured.
 inline constexpr unsigned mxm_closure_round_steps = 16;
 
 // Direction: skewed when the longest row is this x the mean (Kronecker, web, social); unmeasured.

@@ -141,10 +141,13 @@ void check_column_ops(std::uint64_t seed) {
   // gather_columns over the selection in its (device) order.
   const std::vector<vertex> order = columns.indices_to_host();
   column_matrix<W> u(k, n, stream);
-  gather_columns(u, dx, columns, r, ctx);
+  const std::size_t kept = gather_columns(u, dx, columns, r, ctx);
+  const std::vector<W> gathered = spec::gather_columns(x, k, n, order, r);
   CHECK(u.ncols() == order.size());
   CHECK(u.indices_to_host() == order);
-  CHECK(u.values_to_host() == spec::gather_columns(x, k, n, order, r));
+  CHECK(u.values_to_host() == gathered);
+  CHECK(kept == std::size_t(std::count_if(gathered.begin(), gathered.end(),
+                                          [](W y) { return y != infinity<W>(); })));
 
   // to_row_major: the device's transpose is the host's row-major copy.
   device_buffer<W> rows(k * n, stream);
