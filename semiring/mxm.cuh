@@ -266,9 +266,9 @@ template <class W>
 W select_columns(sparse_vector<W>& out, const dense_matrix<W>& in, value_range<W> range,
                  value_range<W> least_range, gpu_context& ctx) {
   if (out.size() < in.cols())
-    throw error(error_code::invalid_value, "select_columns: the output holds " +
-                                               std::to_string(out.size()) + " columns, fewer than " +
-                                               std::to_string(in.cols()));
+    throw error(error_code::invalid_value,
+                "select_columns: the output holds " + std::to_string(out.size()) +
+                    " columns, fewer than " + std::to_string(in.cols()));
   static_assert(sizeof(W) <= sizeof(std::uint64_t), "a weight fits a counter word");
   cudaStream_t s = ctx.stream();
   // The count and the minimum share the context's pair of counter words: one copy, one wait.

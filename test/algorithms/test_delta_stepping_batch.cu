@@ -111,13 +111,13 @@ void check_random_graphs(std::size_t graphs, std::uint64_t base_seed) {
 }  // namespace
 
 TEST_SUITE("delta_stepping_batch") {
-  TEST_CASE_TEMPLATE("every row equals its single-source solve on random graphs", W,
-                     std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double) {
+  TEST_CASE_TEMPLATE("batched delta-stepping: every row equals its single solve, random graphs",
+                     W, std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double) {
     TROPIC_REQUIRE_GPU();
     check_random_graphs<W>(40, 3300);
   }
 
-  TEST_CASE_TEMPLATE("larger graphs: hubs, a grid, a directed graph pushed only", W,
+  TEST_CASE_TEMPLATE("batched delta-stepping: hubs, a grid, a directed graph pushed only", W,
                      std::uint32_t, double) {
     TROPIC_REQUIRE_GPU();
     test_rng rng(77);
@@ -140,8 +140,8 @@ TEST_SUITE("delta_stepping_batch") {
     }
   }
 
-  TEST_CASE_TEMPLATE("a cutoff: farther vertices unreachable, the rest exact", W, std::uint32_t,
-                     std::int64_t, float) {
+  TEST_CASE_TEMPLATE("batched delta-stepping: a cutoff, farther vertices unreachable", W,
+                     std::uint32_t, std::int64_t, float) {
     TROPIC_REQUIRE_GPU();
     test_rng rng(91);
     for (const auto& c : tropic::testing::test_graph_cases(24, 3400)) {
@@ -158,7 +158,7 @@ TEST_SUITE("delta_stepping_batch") {
     }
   }
 
-  TEST_CASE("bad input: a source out of range, no sources, k x n past the device's memory") {
+  TEST_CASE("batched delta-stepping: a source out of range, no sources, k x n past the memory") {
     TROPIC_REQUIRE_GPU();
     const csr<std::uint32_t> g = generate<std::uint32_t>("grid:100:100", 1);
     const device_matrix<std::uint32_t> a(g);

@@ -2,9 +2,10 @@
 // on one graph: rounds of random mxm calls -- k from 1 to 130 (a few lanes per arc, a warp, two
 // passes of a pull's lanes), every mask kind, complement, replace, accumulator and row part, U of
 // no column, one, a tenth or every column -- each compared with spec::mxm and spec::write, the
-// improved columns with spec::improved_columns; and the column selections, gathers, assigns and
-// the transpose of a batched bucket loop; mxm_closure against vxm_closure's spec, row by row. test/semiring/test_operator_spec.cu runs them over many
-// graphs and every weight type. GPU builds.
+// improved columns with spec::improved_columns; the column selections, gathers, assigns and the
+// transpose of a batched bucket loop; mxm_closure against vxm_closure's spec, row by row.
+// test/semiring/test_operator_spec.cu runs them over many graphs and every weight type. GPU
+// builds.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -223,7 +224,8 @@ void check_mxm_closure(const csr<W>& g, std::uint64_t seed, int rounds) {
                                         columns.size() * sizeof(vertex), cudaMemcpyHostToDevice,
                                         stream));
     const unsigned long long size = columns.size();
-    TROPIC_CUDA_CHECK(cudaMemcpyAsync(in.count(), &size, sizeof size, cudaMemcpyHostToDevice, stream));
+    TROPIC_CUDA_CHECK(
+        cudaMemcpyAsync(in.count(), &size, sizeof size, cudaMemcpyHostToDevice, stream));
     const std::uint64_t steps =
         mxm_closure(c, min_plus<W>{}, in, matrix_operand<W>{&a, part, &split}, ctx, spare, range);
     CHECK(steps >= 1);
