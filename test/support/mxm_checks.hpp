@@ -157,10 +157,10 @@ void check_column_ops(std::uint64_t seed) {
 
   // select in place: entries outside the range become infinity.
   select(dx, r, ctx);
-  std::vector<W> kept = x;
-  for (auto& y : kept)
+  std::vector<W> inside = x;
+  for (auto& y : inside)
     if (!spec::in_range(y, r)) y = infinity<W>();
-  CHECK(dx.to_host() == kept);
+  CHECK(dx.to_host() == inside);
 
   // assign everywhere, then one entry per row (sources may repeat a column).
   const W value = W(rng.between(0, 60));
