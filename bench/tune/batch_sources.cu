@@ -16,6 +16,7 @@
 #include "sweep_common.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/device_matrix.hpp"
+#include "tropic/error.hpp"
 #include "tropic/generate.hpp"
 #include "tropic/io.hpp"
 #include "tropic/sssp.hpp"
@@ -134,7 +135,12 @@ int main(int argc, char** argv) {
       std::printf("%s: not found in ../shared/data or data/\n", spec.c_str());
       continue;
     }
-    measure(spec, generated ? generate<W>(spec, 1) : read_graph<W>(file), ks, runs, check);
+    try {
+      measure(spec, generated ? generate<W>(spec, 1) : read_graph<W>(file), ks, runs, check);
+    } catch (const error& e) {
+      std::printf("%s: %s\n", spec.c_str(), e.what());
+      return 2;
+    }
   }
   return failed ? 1 : 0;
 }
