@@ -348,6 +348,8 @@ const char* error_class(tropic::error_code c) {
       return "CudaError";
     case tropic::error_code::graphblas:
       return "GraphBLASError";
+    case tropic::error_code::negative_cycle:
+      return "NegativeCycleError";
   }
   return "TropicError";
 }

@@ -1,6 +1,7 @@
 """tropic.sssp and tropic.Graph against scipy's dijkstra: every weight type and input form, the
 errors, and a Graph solved many times."""
 
+import re
 import threading
 import time
 
@@ -188,8 +189,8 @@ def test_gpu_algorithms_without_a_device_say_so():
     if tropic.gpu_available():
         pytest.skip("a CUDA device is usable here: the GPU algorithms run (test_gpu_*)")
     A = sp.csr_array(np.array([[0, 1.0], [0, 0]]))
-    for algorithm in ["delta_stepping", "bellman_ford", "adds", "near_far", "workfront", "rdbs",
-                      "da2cf", "edge_wise"]:
+    for algorithm in ["delta_stepping", "adds", "near_far", "workfront", "rdbs", "da2cf",
+                      "edge_wise"]:
         with pytest.raises(RuntimeError, match=f"algorithm '{algorithm}' needs (CUDA|a CUDA device)"
                            if tropic.cuda_build() else "needs CUDA") as e:
             tropic.sssp(A, 0, algorithm=algorithm)
@@ -278,4 +279,27 @@ def test_gpu_graph_uploads_once():
         check_against_scipy(np.uint32, d, reference(n, rows, cols, data, s))
     with pytest.raises(RuntimeError, match="CUDA device 99"):
         g.sssp(0, algorithm="delta_stepping", device=99)
+
+
+def test_negative_cycle_raises_negative_cycle_error():
+    # 3 -> 0 -> 1 -> 2 -> 1, the cycle 1 -> 2 -> 1 weighing -1: reachable from 0 and from 3.
+    rows, cols = [0, 1, 2, 3], [1, 2, 1, 0]
+    for dtype in (np.int32, np.int64, np.float32, np.float64):
+        A = sp.coo_array((np.array([4, 2, -3, 1], dtype=dtype), (rows, cols)), shape=(4, 4))
+        for algorithm in ("auto", "graphblas_cpu", "bellman_ford"):
+            with pytest.raises(tropic.NegativeCycleError, match="negative-weight cycle is reachable") as e:
+                tropic.sssp(A, 0, algorithm=algorithm)
+            assert isinstance(e.value, ValueError) and e.value.code == "negative_cycle"
+            assert re.search(r"vertex [12]\b", str(e.value)), str(e.value)
+            with pytest.raises(tropic.NegativeCycleError):
+                tropic.Graph(A).sssp(3, algorithm=algorithm)
+        # Removing the cycle's negative arc: exact distances, bellman_ford on every build.
+        B = sp.coo_array((np.array([4, 2, 3, 1], dtype=dtype), (rows, cols)), shape=(4, 4))
+        np.testing.assert_array_equal(tropic.sssp(B, 3, algorithm="bellman_ford"), [1, 5, 7, 0])
+
+
+def test_bellman_ford_runs_on_every_build():
+    # Without a usable GPU bellman_ford is the CPU's Bellman-Ford-Moore rounds: negative arcs work.
+    A = sp.csr_array(np.array([[0, 5.0, 2.0], [0, 0, 0], [0, -4.0, 0]]))
+    np.testing.assert_array_equal(tropic.sssp(A, 0, algorithm="bellman_ford"), [0.0, -2.0, 2.0])
 

@@ -36,6 +36,7 @@ from ._errors import (  # noqa: F401  (re-exported)
     GraphBLASError,
     InvalidIndexError,
     InvalidValueError,
+    NegativeCycleError,
     NoDeviceError,
     NotAvailableError,
     OutOfMemoryError,
@@ -54,6 +55,7 @@ __all__ = [
     "cuda_build",
     "weight_types",
     "TropicError",
+    "NegativeCycleError",
 ]
 
 #: The weight types tropic ships (lib/tropic/csr.hpp, is_weight_type_v).
