@@ -43,9 +43,9 @@ bool implemented(algorithm a) noexcept {
     case algorithm::automatic:
     case algorithm::dijkstra:
     case algorithm::graphblas_cpu:
+    case algorithm::bellman_ford:  // bellman_ford_cpu where no GPU is usable
       return true;
     case algorithm::delta_stepping:
-    case algorithm::bellman_ford:
     case algorithm::adds:
     case algorithm::near_far:
     case algorithm::workfront:
@@ -200,6 +200,14 @@ result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
                                      detail::cutoff_limit<W>(resolved.cutoff), nullptr);
     case algorithm::graphblas_cpu:
       return detail::graphblas_cpu_sssp(g, source, resolved);
+    case algorithm::bellman_ford:
+      // Without a usable GPU, the CPU's Bellman-Ford-Moore rounds: the same answers, negative
+      // arcs and the negative-cycle report included, on every build (stats.algorithm says
+      // bellman_ford_cpu ran).
+#if defined(TROPIC_HAVE_CUDA)
+      if (gpu_available()) return detail::gpu_sssp(g, source, resolved);
+#endif
+      return bellman_ford_cpu(g, source, resolved.parents);
     default:
 #if defined(TROPIC_HAVE_CUDA)
       if (!gpu_available())

@@ -645,7 +645,6 @@ extern "C" int tropic_read_matrix(GrB_Matrix* A, const char* path, GrB_Type type
     const bool known = with_weight_type(type, [&](auto w) {
       using W = decltype(w);
       tropic::read_options ro;
-      ro.allow_negative = true;  // signed types hold negative arcs; sssp takes them
       const tropic::csr<W> g = tropic::read_graph<W>(path, ro);
       const GrB_Index n = g.n;
       const GrB_Index m = g.arcs();

@@ -111,7 +111,6 @@ inline read_options read_options_of(const graph_request& r) {
   ro.build.symmetrize = r.symmetrize;
   ro.compact_ids = r.compact_ids;
   ro.memory_limit = r.memory_limit;
-  ro.allow_negative = true;  // signed weight types: sssp picks Bellman-Ford for negative arcs
   return ro;
 }
 

@@ -5,13 +5,14 @@
 # system is absent (binaries built elsewhere, scripts/device-carry.sh).
 
 # tropic_layer_probe(<name> <layer target> <header> ALLOWED|FORBIDDEN)
-# <layer target> may also be an INTERFACE target (then: what its users see).
+# <layer target> may also be the umbrella `tropic`, an INTERFACE target or, in shared builds, the
+# one libtropic.so (then: what its users see).
 function(tropic_layer_probe name layer header expect)
   set(source ${PROJECT_BINARY_DIR}/layer_probes/${name}.cpp)
   file(CONFIGURE OUTPUT ${source} CONTENT "#include \"${header}\"\n")
   add_library(layer_probe_${name} OBJECT EXCLUDE_FROM_ALL ${source})
   get_target_property(type ${layer} TYPE)
-  if(type STREQUAL "INTERFACE_LIBRARY")
+  if(type STREQUAL "INTERFACE_LIBRARY" OR type STREQUAL "SHARED_LIBRARY")
     target_link_libraries(layer_probe_${name} PRIVATE ${layer})
   else()
     get_target_property(dirs ${layer} INCLUDE_DIRECTORIES)

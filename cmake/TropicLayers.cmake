@@ -60,14 +60,18 @@ function(tropic_layer target folder)
     add_library(${target} INTERFACE)
     target_link_libraries(${target} INTERFACE ${arg_DEPENDS})
   else()
-    add_library(${target} ${sources})
+    # Static by default (position-independent, so they link into the Python module too); with
+    # BUILD_SHARED_LIBS=ON an OBJECT library, whose objects the umbrella target links into the
+    # one libtropic.so.<major> (CMakeLists.txt): the layers stay apart at compile time only.
+    if(BUILD_SHARED_LIBS)
+      add_library(${target} OBJECT ${sources})
+    else()
+      add_library(${target} STATIC ${sources})
+    endif()
     target_include_directories(${target} PRIVATE ${folder})
     target_link_libraries(${target} PUBLIC ${arg_DEPENDS}
       PRIVATE $<BUILD_INTERFACE:tropic_warnings>)
-    # Static by default; shared (BUILD_SHARED_LIBS=ON) as libtropic_<layer>.so.<major>, each
-    # finding the layers below beside itself once installed ($ORIGIN).
-    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON
-      VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR} INSTALL_RPATH "$ORIGIN")
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
     if(TROPIC_HAVE_CUDA)
       set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
     endif()

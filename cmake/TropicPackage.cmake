@@ -48,11 +48,15 @@ function(tropic_pc_link out)
 endfunction()
 
 # Public: what a program that includes tropic's headers calls or needs at link time.
-set(tropic_pc_layers -ltropic_capi -ltropic_algorithms)
-if(TROPIC_HAVE_CUDA)
-  list(APPEND tropic_pc_layers -ltropic_semiring)
+if(BUILD_SHARED_LIBS)  # the one libtropic.so
+  set(tropic_pc_layers -ltropic)
+else()  # the layers' archives, each before the ones it needs
+  set(tropic_pc_layers -ltropic_capi -ltropic_algorithms)
+  if(TROPIC_HAVE_CUDA)
+    list(APPEND tropic_pc_layers -ltropic_semiring)
+  endif()
+  list(APPEND tropic_pc_layers -ltropic_core)
 endif()
-list(APPEND tropic_pc_layers -ltropic_core)
 set(tropic_pc_public ${GRAPHBLAS_LIBRARY})
 set(TROPIC_PC_CFLAGS "")
 get_filename_component(graphblas_include ${GRAPHBLAS_INCLUDE_DIR} REALPATH)

@@ -315,7 +315,7 @@ std::uint32_t probe_levels(const csr<W>& g) {
 }
 
 template <class W>
-graph_stats compute_stats(const csr<W>& g) {
+graph_stats compute_stats(const csr_host_view<W>& g) {
   graph_stats s;
   s.n = g.n;
   s.arcs = g.arcs();
@@ -339,7 +339,7 @@ graph_stats compute_stats(const csr<W>& g) {
     double lo = std::numeric_limits<double>::infinity();
     double hi = -std::numeric_limits<double>::infinity();
     double sum = 0;
-    const W* w = g.weights.data();
+    const W* w = g.weights;
     TROPIC_OMP(parallel for reduction(min : lo) reduction(max : hi) reduction(+ : sum) if (par))
     for (std::int64_t i = 0; i < sm; ++i) {
       const double x = static_cast<double>(w[i]);
@@ -360,9 +360,9 @@ graph_stats compute_stats(const csr<W>& g) {
   // mirror themselves. One branch-free search per run: the old three searches per arc, with their
   // mispredicted branches, took seconds on a Kronecker graph of 67M arcs.
   std::int64_t asymmetric = 0, above = 0, below = 0;
-  const vertex* columns = g.columns.data();
-  const W* weights = g.weights.data();
-  const arc_index* offsets = g.row_offsets.data();
+  const vertex* columns = g.columns;
+  const W* weights = g.weights;
+  const arc_index* offsets = g.row_offsets;
   TROPIC_OMP(parallel for reduction(+ : asymmetric, above, below) schedule(dynamic, 1024) if (par))
   for (std::int64_t su = 0; su < sn; ++su) {
     if (asymmetric) continue;  // one witness is enough; skip the rest cheaply
@@ -402,6 +402,11 @@ graph_stats compute_stats(const csr<W>& g) {
   s.symmetric = asymmetric == 0;
   s.probe_levels = probe_levels(g);
   return s;
+}
+
+template <class W>
+graph_stats compute_stats(const csr<W>& g) {
+  return compute_stats(host_view(g));
 }
 
 template <class W>
@@ -492,6 +497,7 @@ csr<To> convert_weights(const csr<From>& g) {
 #define TROPIC_INSTANTIATE_CSR(W)                                         \
   template csr<W> build_csr<W>(const arc_list<W>&, const build_options&); \
   template graph_stats compute_stats<W>(const csr<W>&);                   \
+  template graph_stats compute_stats<W>(const csr_host_view<W>&);         \
   template void require_non_negative<W>(const csr<W>&, const char*);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE_CSR)
 #undef TROPIC_INSTANTIATE_CSR

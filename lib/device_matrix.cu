@@ -123,6 +123,11 @@ std::size_t device_matrix<W>::bytes_needed(vertex n, arc_index arcs, bool transp
 
 template <class W>
 device_matrix<W>::device_matrix(const csr<W>& g, const upload_options& opts, cudaStream_t stream)
+    : device_matrix(host_view(g), opts, stream) {}
+
+template <class W>
+device_matrix<W>::device_matrix(const csr_host_view<W>& g, const upload_options& opts,
+                                cudaStream_t stream)
     : n_(g.n), arcs_(g.arcs()), stats_(compute_stats(g)), stream_(stream) {
   bool build_transpose = opts.transpose != transpose_policy::none && !stats_.symmetric;
   if (build_transpose && opts.transpose == transpose_policy::if_fits) {
@@ -139,9 +144,9 @@ device_matrix<W>::device_matrix(const csr<W>& g, const upload_options& opts, cud
   row_offsets_ = device_buffer<arc_index>(std::size_t(n_) + 1, stream);
   columns_ = device_buffer<vertex>(arcs_, stream);
   weights_ = device_buffer<W>(arcs_, stream);
-  row_offsets_.upload(g.row_offsets.data(), std::size_t(n_) + 1);
-  columns_.upload(g.columns.data(), arcs_);
-  weights_.upload(g.weights.data(), arcs_);
+  row_offsets_.upload(g.row_offsets, std::size_t(n_) + 1);
+  columns_.upload(g.columns, arcs_);
+  weights_.upload(g.weights, arcs_);
 
   if (build_transpose && arcs_ > 0) {
     // A' by a stable radix sort of the arcs by column: in-arcs grouped by target, sources in

@@ -1,10 +1,12 @@
 // CUDA error translation, tropic's memory pool and device-memory accounting.
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "tropic/device_memory.hpp"
+#include "tropic/detail/allocation_hooks.hpp"
 
 namespace tropic {
 
@@ -49,7 +51,32 @@ void release_cached_device_memory() {
   TROPIC_CUDA_CHECK(cudaMemPoolTrimTo(memory_pool(), 0));
 }
 
+namespace {
+std::atomic<std::uint64_t> allocations{0};
+std::atomic<std::uint64_t> fail_at{0};  // the allocation count that fails; 0: none
+std::atomic<std::uint64_t> injected{0};
+}  // namespace
+
+namespace detail {
+void fail_allocation_after(std::uint64_t n) noexcept {
+  fail_at.store(n ? allocations.load() + n : 0);
+}
+std::uint64_t allocation_count() noexcept { return allocations.load(); }
+std::uint64_t injected_allocation_failures() noexcept { return injected.load(); }
+}  // namespace detail
+
 void* pool_allocate(std::size_t bytes, cudaStream_t stream) {
+  // The failing call's text names the bytes asked for (built only on failure).
+  auto call = [bytes](const char* note) {
+    return "cudaMallocFromPoolAsync of " + std::to_string(bytes) + " bytes" + note;
+  };
+  const std::uint64_t count = allocations.fetch_add(1) + 1;
+  std::uint64_t armed = count;
+  if (fail_at.load() == count && fail_at.compare_exchange_strong(armed, 0)) {
+    injected.fetch_add(1);
+    throw_cuda_error(cudaErrorMemoryAllocation, call(" (injected failure)").c_str(), __FILE__,
+                     __LINE__);
+  }
   void* p = nullptr;
   cudaError_t status = cudaMallocFromPoolAsync(&p, bytes, memory_pool(), stream);
   if (status == cudaErrorMemoryAllocation) {
@@ -57,8 +84,7 @@ void* pool_allocate(std::size_t bytes, cudaStream_t stream) {
     release_cached_device_memory();
     status = cudaMallocFromPoolAsync(&p, bytes, memory_pool(), stream);
   }
-  if (status != cudaSuccess)
-    throw_cuda_error(status, "cudaMallocFromPoolAsync", __FILE__, __LINE__);
+  if (status != cudaSuccess) throw_cuda_error(status, call("").c_str(), __FILE__, __LINE__);
   return p;
 }
 

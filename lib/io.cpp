@@ -480,8 +480,7 @@ bool store_weight(S x, bool allow_negative, W& out, std::string& why) {
         why = std::string("is negative; ") + weight_type_name<W>() + " cannot hold it";
         return false;
       } else if (!allow_negative) {
-        why = "is negative; shortest paths here need non-negative weights (the library reads "
-              "negative ones only with read_options.allow_negative, for Bellman-Ford)";
+        why = "is negative, and read_options.allow_negative is off";
         return false;
       }
     }

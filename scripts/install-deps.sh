@@ -2,6 +2,7 @@
 # Installs tropic's build and test dependencies from Debian packages (run as root, or with sudo).
 # Used by the README's quick start and by .ci/run, so both stay in step.
 #   --bench   also python3-matplotlib, for bench/plot.py (CI does not need it)
+#   --fuzz    also clang and its runtime libraries (libFuzzer), for scripts/fuzz.sh
 set -euo pipefail
 packages=(cmake g++ make pkg-config doctest-dev libgraphblas-dev zlib1g-dev)
 # The Python module (python/): headers for the extension, and a venv for its pip packages.
@@ -9,12 +10,13 @@ packages+=(python3-dev python3-venv python3-pip)
 for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(python3-matplotlib) ;;
+    --fuzz) packages+=(clang libclang-rt-dev) ;;
     -h | --help)
-      echo "usage: scripts/install-deps.sh [--bench]"
+      echo "usage: scripts/install-deps.sh [--bench] [--fuzz]"
       exit 0
       ;;
     *)
-      echo "install-deps.sh: unknown argument '$arg' (usage: scripts/install-deps.sh [--bench])" >&2
+      echo "install-deps.sh: unknown argument '$arg' (usage: scripts/install-deps.sh [--bench] [--fuzz])" >&2
       exit 2
       ;;
   esac

@@ -26,7 +26,8 @@ enum class algorithm {
                    // negative arc, bellman_ford on the GPU, else graphblas_cpu
   dijkstra,        // CPU binary heap: the exact reference (non-negative weights)
   delta_stepping,  // GPU, min-plus algebra with light/heavy masked views (Sridhar et al.)
-  bellman_ford,    // GPU, the same algebra with delta = infinity (one bucket); negative arcs
+  bellman_ford,    // GPU, the same algebra with delta = infinity (one bucket); negative arcs.
+                   // Where no GPU is usable (CPU-only build too): bellman_ford_cpu
   graphblas_cpu,   // CPU, the same algebra on SuiteSparse:GraphBLAS; negative arcs
   adds,            // GPU, asynchronous dynamic delta-stepping worklist (Wang et al.)
   near_far,        // GPU, Davidson et al.

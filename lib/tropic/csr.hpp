@@ -120,6 +120,27 @@ inline constexpr vertex stats_probe_vertices = 16384;
 template <class W>
 graph_stats compute_stats(const csr<W>& g);
 
+// A CSR in arrays someone else owns, laid out as csr<W>'s (the Python module's numpy arrays):
+// what compute_stats and the device upload read, so that a matching layout reaches the GPU
+// without a host copy. The rows must be as csr<W>'s: sorted columns, no self-loop.
+template <class W>
+struct csr_host_view {
+  vertex n = 0;
+  const arc_index* row_offsets = nullptr;  // n + 1 entries, row_offsets[0] = 0
+  const vertex* columns = nullptr;
+  const W* weights = nullptr;
+
+  arc_index arcs() const noexcept { return row_offsets ? row_offsets[n] : 0; }
+};
+
+template <class W>
+csr_host_view<W> host_view(const csr<W>& g) noexcept {
+  return {g.n, g.row_offsets.data(), g.columns.data(), g.weights.data()};
+}
+
+template <class W>
+graph_stats compute_stats(const csr_host_view<W>& g);
+
 // Throws tropic::error(invalid_value) naming the first arc with a negative weight.
 template <class W>
 void require_non_negative(const csr<W>& g, const char* algorithm);

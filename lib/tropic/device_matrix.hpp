@@ -71,6 +71,9 @@ class device_matrix {
   // needed and free when the matrix does not fit.
   explicit device_matrix(const csr<W>& g, const upload_options& opts = {},
                          cudaStream_t stream = nullptr);
+  // The same from arrays the caller owns (no host copy; they are read during the call only).
+  explicit device_matrix(const csr_host_view<W>& g, const upload_options& opts = {},
+                         cudaStream_t stream = nullptr);
 
   vertex rows() const noexcept { return n_; }
   arc_index arcs() const noexcept { return arcs_; }

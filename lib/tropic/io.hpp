@@ -27,7 +27,11 @@ const char* format_name(graph_format f) noexcept;
 struct read_options {
   bool unit_weights = false;         // ignore file weights / hashing: every arc weighs 1
   std::uint64_t weight_seed = 0;     // seed of edge_weight() for unweighted inputs
-  bool allow_negative = false;       // Bellman-Ford only; everything else needs weights >= 0
+  // Signed W (int32, int64, float, double): negative weights are read, as the C API and the CLI
+  // read them (sssp's auto, bellman_ford and graphblas_cpu give exact distances, or report a
+  // reachable negative cycle); false refuses them, naming the arc, for callers whose algorithm
+  // needs weights >= 0 (dijkstra, delta_stepping). Unsigned W never holds one.
+  bool allow_negative = true;
   bool compact_ids = false;          // SNAP: renumber ids 0..k-1 in order of appearance
   bool progress = false;             // print progress to stderr for reads longer than a second
   // Bytes a read may use. The input (decompressed) stops at it, and a graph's announced or

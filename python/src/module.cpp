@@ -2,9 +2,13 @@
 // GPU builds) for the pure-Python package python/tropic/. Python hands over numpy arrays already
 // in a weight type tropic ships; everything about scipy / python-graphblas inputs lives there.
 //
-// Copies: tropic::csr<W> owns std::vectors, so building a graph copies the caller's arrays once
-// (into the vectors, converting index types on the way); nothing is copied per solve, and the
-// result vectors are handed to numpy without a copy (moved into the array's owner).
+// Copies: a CSR whose arrays already have tropic's layout (int64 or uint64 indptr, int32 or
+// uint32 indices, weights of the graph's type, rows sorted without self-loops) is borrowed: the
+// graph keeps references to the caller's arrays and uploads them to the GPU from there, with no
+// host copy. Otherwise, and for the CPU algorithms, which read a tropic::csr<W> (std::vectors),
+// the arrays are copied once (converting index types on the way), on first use. Nothing is
+// copied per solve, and the result vectors are handed to numpy without a copy (moved into the
+// array's owner).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -152,6 +156,50 @@ tropic::csr<W> csr_from_arrays(tropic::vertex n, const any_array& indptr, const 
   return tropic::build_csr(arcs, b);
 }
 
+// Whether column ids have tropic::csr's layout bit for bit: 32 bits (signed ones hold the same
+// bits once checked non-negative). Offsets are 64-bit in tropic and int32 in most scipy
+// matrices: those n + 1 are widened, the m column ids and weights borrowed.
+bool borrowable_columns(const any_array& indices) {
+  const nb::dlpack::dtype c = indices.dtype();
+  return c == nb::dtype<std::int32_t>() || c == nb::dtype<std::uint32_t>();
+}
+bool borrowable_offsets(const any_array& indptr) {
+  const nb::dlpack::dtype p = indptr.dtype();
+  return p == nb::dtype<std::int64_t>() || p == nb::dtype<std::uint64_t>();
+}
+
+// Reads the arrays without copying them: true when they are a valid CSR of n vertices whose rows
+// are already canonical (strictly increasing columns, no self-loop, finite weights); false when
+// they need build_csr; throws on an invalid offset or column, as csr_from_arrays does.
+template <class W>
+bool canonical_csr(tropic::vertex n, const any_array& indptr, const any_array& indices,
+                   const W* w, std::size_t m) {
+  if (indptr.shape(0) != std::size_t(n) + 1 || indices.shape(0) != m) return false;
+  bool canonical = true;
+  with_index_type(indptr, "indptr", [&](auto* p) {
+    if (p[0] != 0 || static_cast<std::uint64_t>(p[n]) != m) {
+      canonical = false;
+      return;
+    }
+    for (std::size_t u = 1; u <= n; ++u)
+      if (p[u] < p[u - 1]) {
+        canonical = false;
+        return;
+      }
+    with_index_type(indices, "indices", [&](auto* c) {
+      for (tropic::vertex u = 0; u < n && canonical; ++u)
+        for (auto k = std::size_t(p[u]); k < std::size_t(p[u + 1]); ++k) {
+          const tropic::vertex v = checked_vertex(c[k], n, "indices", k);
+          if (v == u || (k > std::size_t(p[u]) && c[k] <= c[k - 1]) || !finite_weight(w[k])) {
+            canonical = false;
+            break;
+          }
+        }
+    });
+  });
+  return canonical;
+}
+
 // A numpy array that owns a std::vector moved into it: results leave without a copy.
 template <class T>
 nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& v) {
@@ -184,9 +232,25 @@ class graph {
   static graph from_csr(std::uint64_t n, const any_array& indptr, const any_array& indices,
                         const any_array& data, bool symmetrize) {
     const W* w = weights(data, indices.shape(0));
+    const tropic::vertex order = checked_order(n);
+    if (!symmetrize && borrowable_columns(indices)) {
+      bool canonical = false;
+      {
+        nb::gil_scoped_release unlocked;
+        canonical = canonical_csr<W>(order, indptr, indices, w, data.shape(0));
+      }
+      if (canonical) {
+        graph g;
+        g.borrowed_ = std::make_unique<borrowed>(borrowed{indptr, indices, data, order, {}});
+        if (!borrowable_offsets(indptr))
+          with_index_type(indptr, "indptr", [&](auto* p) {
+            g.borrowed_->offsets.assign(p, p + std::size_t(order) + 1);
+          });
+        return g;
+      }
+    }
     nb::gil_scoped_release unlocked;
-    return graph(
-        csr_from_arrays<W>(checked_order(n), indptr, indices, w, data.shape(0), symmetrize));
+    return graph(csr_from_arrays<W>(order, indptr, indices, w, data.shape(0), symmetrize));
   }
 
   static graph from_coo(std::uint64_t n, const any_array& rows, const any_array& cols,
@@ -204,8 +268,16 @@ class graph {
         tropic::build_csr(arcs_from_coo<W>(checked_order(n), rows, cols, w, data.shape(0)), b));
   }
 
-  tropic::vertex n() const noexcept { return g_.n; }
-  tropic::arc_index arcs() const noexcept { return g_.arcs(); }
+  tropic::vertex n() const noexcept { return borrowed_ ? borrowed_->view().n : g_.n; }
+  tropic::arc_index arcs() const noexcept {
+    return borrowed_ ? borrowed_->view().arcs() : g_.arcs();
+  }
+  // True while the graph reads the caller's arrays; host_bytes: what it holds of its own.
+  bool borrows() const noexcept { return borrowed_ != nullptr; }
+  std::size_t host_bytes() const noexcept {
+    return g_.row_offsets.size() * sizeof(tropic::arc_index) +
+           g_.columns.size() * sizeof(tropic::vertex) + g_.weights.size() * sizeof(W);
+  }
   bool on_device() const noexcept {
 #if defined(TROPIC_HAVE_CUDA)
     return d_matrix_ != nullptr;
@@ -216,13 +288,13 @@ class graph {
 
   nb::tuple sssp(std::int64_t source, const std::string& algorithm, double delta, bool parents,
                  int device, double cutoff) {
-    if (g_.n == 0)
+    if (n() == 0)
       throw tropic::error(tropic::error_code::invalid_value,
                           "the graph has no vertices: there is no source");
-    if (source < 0 || static_cast<std::uint64_t>(source) >= g_.n)
+    if (source < 0 || static_cast<std::uint64_t>(source) >= n())
       throw tropic::error(tropic::error_code::invalid_index,
                           "source vertex " + std::to_string(source) +
-                              " is out of range: the graph has " + std::to_string(g_.n) +
+                              " is out of range: the graph has " + std::to_string(n()) +
                               " vertices (0-based)");
     tropic::options o;
     o.algorithm = tropic::parse_algorithm(algorithm);
@@ -248,7 +320,7 @@ class graph {
     std::vector<tropic::vertex> list(sources.shape(0));
     with_index_type(sources, "sources", [&](auto* s) {
       for (std::size_t i = 0; i < list.size(); ++i)
-        list[i] = checked_vertex(s[i], g_.n, "sources", i);
+        list[i] = checked_vertex(s[i], n(), "sources", i);
     });
     tropic::options o;
     o.algorithm = tropic::parse_algorithm(algorithm);
@@ -268,10 +340,11 @@ class graph {
   }
 
   // The CSR as numpy arrays (copies): what tropic.read_graph returns to build a scipy matrix.
-  nb::tuple arrays() const {
-    std::vector<std::int64_t> indptr(g_.row_offsets.begin(), g_.row_offsets.end());
-    std::vector<std::int32_t> indices(g_.columns.begin(), g_.columns.end());
-    std::vector<W> data(g_.weights);
+  nb::tuple arrays() {
+    const tropic::csr<W>& g = host_csr();
+    std::vector<std::int64_t> indptr(g.row_offsets.begin(), g.row_offsets.end());
+    std::vector<std::int32_t> indices(g.columns.begin(), g.columns.end());
+    std::vector<W> data(g.weights);
     return nb::make_tuple(to_numpy(std::move(indptr)), to_numpy(std::move(indices)),
                           to_numpy(std::move(data)));
   }
@@ -292,13 +365,12 @@ class graph {
   template <class Sources>
   auto solve(const Sources& source, tropic::options o) {
 #if defined(TROPIC_HAVE_CUDA)
-    // The same choice as sssp(csr): automatic is the GPU's delta_stepping where a device exists.
+    // The same choice as sssp(csr): automatic runs on the GPU where a device exists, and the
+    // resident matrix's statistics pick the algorithm (algorithms/gpu_dispatch.cu).
     const bool gpu = tropic::is_gpu_algorithm(o.algorithm) ||
                      (o.algorithm == tropic::algorithm::automatic && tropic::gpu_available());
-    if (gpu && tropic::gpu_available() && !g_.row_offsets.empty()) {
+    if (gpu && tropic::gpu_available() && n() > 0) {
       std::lock_guard<std::mutex> lock(*upload_);
-      if (o.algorithm == tropic::algorithm::automatic)
-        o.algorithm = tropic::algorithm::delta_stepping;
       if (cudaSetDevice(o.device) != cudaSuccess) {
         cudaGetLastError();
         throw tropic::error(tropic::error_code::no_device,
@@ -306,17 +378,64 @@ class graph {
       }
       if (!d_matrix_ || d_device_ != o.device) {
         d_matrix_.reset();
-        d_matrix_ = std::make_unique<tropic::device_matrix<W>>(g_);
+        // Borrowed arrays go up from where they are, checked again first (the caller may have
+        // changed them since): no host copy.
+        if (borrowed_ && borrowed_->still_canonical())
+          d_matrix_ = std::make_unique<tropic::device_matrix<W>>(borrowed_->view());
+        else
+          d_matrix_ = std::make_unique<tropic::device_matrix<W>>(host_csr());
         d_device_ = o.device;
       }
       return tropic::sssp(*d_matrix_, source, o);
     }
 #endif
     // CPU algorithms, and GPU ones where no device exists: sssp(csr) raises no_device then.
-    return tropic::sssp(g_, source, o);
+    return tropic::sssp(host_csr(), source, o);
+  }
+
+  // The caller's CSR arrays, referenced (their Python objects kept alive), and their view.
+  struct borrowed {
+    any_array indptr, indices, data;
+    tropic::vertex n = 0;
+    std::vector<tropic::arc_index> offsets;  // indptr widened, when it is not 64-bit
+
+    tropic::csr_host_view<W> view() const noexcept {
+      return {n,
+              offsets.empty() ? static_cast<const tropic::arc_index*>(indptr.data())
+                              : offsets.data(),
+              static_cast<const tropic::vertex*>(indices.data()),
+              static_cast<const W*>(data.data())};
+    }
+    bool still_canonical() const {
+      if (!offsets.empty()) {  // the widened copy must still be what indptr says
+        bool same = true;
+        with_index_type(indptr, "indptr", [&](auto* p) {
+          for (std::size_t u = 0; u <= n && same; ++u)
+            same = static_cast<std::uint64_t>(p[u]) == offsets[u];
+        });
+        if (!same) return false;
+      }
+      return canonical_csr<W>(n, indptr, indices, static_cast<const W*>(data.data()),
+                              data.shape(0));
+    }
+  };
+
+  graph() = default;
+
+  // tropic's own CSR: for a borrowed graph, copied from the caller's arrays on first use.
+  const tropic::csr<W>& host_csr() {
+    std::lock_guard<std::mutex> lock(*materialize_);
+    if (borrowed_ && g_.row_offsets.empty()) {
+      const borrowed& b = *borrowed_;
+      g_ = csr_from_arrays<W>(b.n, b.indptr, b.indices, static_cast<const W*>(b.data.data()),
+                              b.data.shape(0), false);
+    }
+    return g_;
   }
 
   tropic::csr<W> g_;
+  std::unique_ptr<borrowed> borrowed_;
+  std::unique_ptr<std::mutex> materialize_ = std::make_unique<std::mutex>();
 #if defined(TROPIC_HAVE_CUDA)
   // Behind a pointer so that the graph stays movable (nanobind moves it into its Python object).
   std::unique_ptr<std::mutex> upload_ = std::make_unique<std::mutex>();
@@ -337,6 +456,8 @@ void bind_graph(nb::module_& m, const char* type) {
       .def_prop_ro("n", &graph<W>::n)
       .def_prop_ro("arcs", &graph<W>::arcs)
       .def_prop_ro("on_device", &graph<W>::on_device)
+      .def_prop_ro("borrows", &graph<W>::borrows)
+      .def_prop_ro("host_bytes", &graph<W>::host_bytes)
       .def("sssp", &graph<W>::sssp, "source"_a, "algorithm"_a, "delta"_a, "parents"_a, "device"_a,
            "cutoff"_a)
       .def("sssp_many", &graph<W>::sssp_many, "sources"_a, "algorithm"_a, "delta"_a, "parents"_a,
@@ -380,6 +501,8 @@ const char* error_class(tropic::error_code c) {
       return "CudaError";
     case tropic::error_code::graphblas:
       return "GraphBLASError";
+    case tropic::error_code::negative_cycle:
+      return "NegativeCycleError";
   }
   return "TropicError";
 }

@@ -1,6 +1,8 @@
 """tropic.sssp and tropic.Graph against scipy's dijkstra: every weight type and input form, the
 errors, and a Graph solved many times."""
 
+import os
+import re
 import threading
 import time
 
@@ -188,8 +190,8 @@ def test_gpu_algorithms_without_a_device_say_so():
     if tropic.gpu_available():
         pytest.skip("a CUDA device is usable here: the GPU algorithms run (test_gpu_*)")
     A = sp.csr_array(np.array([[0, 1.0], [0, 0]]))
-    for algorithm in ["delta_stepping", "bellman_ford", "adds", "near_far", "workfront", "rdbs",
-                      "da2cf", "edge_wise"]:
+    for algorithm in ["delta_stepping", "adds", "near_far", "workfront", "rdbs", "da2cf",
+                      "edge_wise"]:
         with pytest.raises(RuntimeError, match=f"algorithm '{algorithm}' needs (CUDA|a CUDA device)"
                            if tropic.cuda_build() else "needs CUDA") as e:
             tropic.sssp(A, 0, algorithm=algorithm)
@@ -279,3 +281,77 @@ def test_gpu_graph_uploads_once():
     with pytest.raises(RuntimeError, match="CUDA device 99"):
         g.sssp(0, algorithm="delta_stepping", device=99)
 
+
+def test_negative_cycle_raises_negative_cycle_error():
+    # 3 -> 0 -> 1 -> 2 -> 1, the cycle 1 -> 2 -> 1 weighing -1: reachable from 0 and from 3.
+    rows, cols = [0, 1, 2, 3], [1, 2, 1, 0]
+    for dtype in (np.int32, np.int64, np.float32, np.float64):
+        A = sp.coo_array((np.array([4, 2, -3, 1], dtype=dtype), (rows, cols)), shape=(4, 4))
+        for algorithm in ("auto", "graphblas_cpu", "bellman_ford"):
+            with pytest.raises(tropic.NegativeCycleError, match="negative-weight cycle is reachable") as e:
+                tropic.sssp(A, 0, algorithm=algorithm)
+            assert isinstance(e.value, ValueError) and e.value.code == "negative_cycle"
+            assert re.search(r"vertex [12]\b", str(e.value)), str(e.value)
+            with pytest.raises(tropic.NegativeCycleError):
+                tropic.Graph(A).sssp(3, algorithm=algorithm)
+        # Removing the cycle's negative arc: exact distances, bellman_ford on every build.
+        B = sp.coo_array((np.array([4, 2, 3, 1], dtype=dtype), (rows, cols)), shape=(4, 4))
+        np.testing.assert_array_equal(tropic.sssp(B, 3, algorithm="bellman_ford"), [1, 5, 7, 0])
+
+
+def test_bellman_ford_runs_on_every_build():
+    # Without a usable GPU bellman_ford is the CPU's Bellman-Ford-Moore rounds: negative arcs work.
+    A = sp.csr_array(np.array([[0, 5.0, 2.0], [0, 0, 0], [0, -4.0, 0]]))
+    np.testing.assert_array_equal(tropic.sssp(A, 0, algorithm="bellman_ford"), [0.0, -2.0, 2.0])
+
+
+def _resident_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
+def test_graph_borrows_csr_arrays_without_a_host_copy():
+    # A canonical CSR (rows sorted, no self-loop) with int32 column ids and weights of a shipped
+    # type: tropic.Graph keeps references to the column ids and weights (48 MB here) and would
+    # upload them from there; only indptr (int32 in scipy) is widened. The resident memory shows
+    # it: it grows by the arrays' size only when a CPU solve makes tropic's own CSR.
+    n, d = 250_000, 16
+    rng = np.random.default_rng(7)
+    rows = np.arange(n, dtype=np.int64)[:, None]
+    cols = np.sort((rows + np.arange(1, d + 1) * 15_485) % n, axis=1).astype(np.int32)
+    weights = rng.random(n * d) + 0.5
+    A = sp.csr_array((weights, cols.ravel(), np.arange(0, n * d + 1, d, dtype=np.int32)),
+                    shape=(n, n))
+    assert A.indices.dtype == np.int32 and A.has_sorted_indices
+    payload = A.indices.nbytes + A.data.nbytes
+    before = _resident_bytes()
+    g = tropic.Graph(A)
+    grew = _resident_bytes() - before
+    assert g._g.borrows and g._g.host_bytes == 0
+    assert grew < 0.25 * payload, f"Graph(A) grew the resident memory by {grew} bytes"
+    # A CPU solve copies (the CPU algorithms read tropic's own CSR): the same measurement sees
+    # that copy, so it would have seen one above.
+    before = _resident_bytes()
+    got = g.sssp(3, algorithm="dijkstra")
+    grew = _resident_bytes() - before
+    assert g._g.host_bytes >= payload
+    assert grew > 0.5 * payload, f"the copy for the CPU solve grew the memory by {grew} bytes"
+    # The same graph copied at once (int64 column ids do not have tropic's layout) gives the same
+    # answer.
+    copied = tropic.Graph(sp.csr_array((A.data, A.indices.astype(np.int64), A.indptr),
+                                       shape=A.shape))
+    assert not copied._g.borrows and copied._g.host_bytes >= payload
+    np.testing.assert_array_equal(got, copied.sssp(3, algorithm="dijkstra"))
+    np.testing.assert_allclose(got, scipy_csgraph.dijkstra(A, indices=3))
+
+
+def test_borrowed_arrays_are_checked_again_before_use():
+    # A borrowed graph reads the caller's arrays at its first solve: a column id changed to an
+    # invalid one in between is an error, never a read out of bounds.
+    A = sp.csr_array(np.array([[0, 1.0, 0], [0, 0, 2.0], [0, 0, 0]]))
+    g = tropic.Graph(A)
+    assert g._g.borrows
+    A.indices[0] = 7
+    with pytest.raises(IndexError, match="indices\\[0\\] = 7 is out of range"):
+        g.sssp(0)

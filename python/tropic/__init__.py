@@ -38,6 +38,7 @@ from ._errors import (  # noqa: F401  (re-exported)
     GraphBLASError,
     InvalidIndexError,
     InvalidValueError,
+    NegativeCycleError,
     NoDeviceError,
     NotAvailableError,
     OutOfMemoryError,
@@ -56,6 +57,7 @@ __all__ = [
     "cuda_build",
     "weight_types",
     "TropicError",
+    "NegativeCycleError",
 ]
 
 #: The weight types tropic ships (lib/tropic/csr.hpp, is_weight_type_v).
@@ -203,6 +205,12 @@ class Graph:
     ``Graph(A, dtype=None, symmetrize=False)``: A as for :func:`sssp`; ``dtype`` converts the
     weights (exactly, else ValueError); ``symmetrize`` adds v -> u for every u -> v (an undirected
     graph; a pair of opposite arcs keeps the lighter weight).
+
+    Zero-copy: a CSR input (scipy CSR or an ``(indptr, indices, data)`` triple) whose column ids
+    are int32 or uint32, whose weights have a supported dtype and whose rows are sorted without
+    self-loops is not copied: the Graph keeps references to its arrays and uploads them to the GPU
+    from there (checked again first). CPU algorithms read tropic's own CSR, copied on their first
+    solve. Other inputs are converted once, here.
     """
 
     def __init__(self, A, *, dtype=None, symmetrize=False):

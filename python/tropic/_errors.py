@@ -50,3 +50,11 @@ class CudaError(TropicError, RuntimeError):
 
 class GraphBLASError(TropicError, RuntimeError):
     code = "graphblas"
+
+
+class NegativeCycleError(TropicError, ValueError):
+    """A cycle of negative weight is reachable from the source: no shortest paths exist. The
+    message names a vertex on the cycle (scipy.sparse.csgraph raises its own NegativeCycleError
+    for the same graphs)."""
+
+    code = "negative_cycle"

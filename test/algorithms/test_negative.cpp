@@ -70,6 +70,10 @@ void check_exact(std::size_t count, std::uint64_t seed) {
     }
     const result<W> any = run(k.g, k.source, algorithm::automatic);
     CHECK(verify(k.g, k.source, k.want, any) == "");
+    // bellman_ford on every build: the GPU's where one is usable, else bellman_ford_cpu.
+    const result<W> bf = run(k.g, k.source, algorithm::bellman_ford);
+    CHECK(verify(k.g, k.source, k.want, bf) == "");
+    CHECK(bf.stats.algorithm == (gpu_available() ? "bellman_ford" : "bellman_ford_cpu"));
   }
   CHECK(negative > count);  // on average more than one negative arc per graph
 }
@@ -101,7 +105,8 @@ TEST_SUITE("negative_weights") {
       for (vertex k : {vertex(1), vertex(2), vertex(5)}) {
         const auto hit = testing::with_planted_cycle(base, k, true);
         CAPTURE(hit.name);
-        for (algorithm a : {algorithm::graphblas_cpu, algorithm::automatic}) {
+        for (algorithm a :
+             {algorithm::graphblas_cpu, algorithm::automatic, algorithm::bellman_ford}) {
           CAPTURE(algorithm_name(a));
           const error e = thrown_by([&] { run(hit.g, hit.source, a); });
           CHECK(e.code() == error_code::negative_cycle);

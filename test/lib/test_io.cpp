@@ -275,16 +275,18 @@ TEST_SUITE("io") {
     CHECK(msg.find("f.mtx:3:") != std::string::npos);
     CHECK(tropic::read_graph<float>(frac).weights[0] == 2.5f);
 
+    // Signed types read negative weights by default (issue 34: no extra switch); a caller may
+    // still refuse them.
     const std::string neg = t.file("n.txt", "0 1 -4\n1 0 2\n");
-    msg = error_of([&] { tropic::read_graph<std::int32_t>(neg); }, &code);
-    CHECK(code == error_code::invalid_value);
-    CHECK(msg.find("negative") != std::string::npos);
-    read_options allow;
-    allow.allow_negative = true;
-    CHECK(row(tropic::read_graph<std::int32_t>(neg, allow), 0) ==
+    CHECK(row(tropic::read_graph<std::int32_t>(neg), 0) ==
           std::vector<std::pair<vertex, std::int32_t>>{{1, -4}});
-    CHECK(tropic::read_graph<double>(neg, allow).weights[0] == -4.0);
-    msg = error_of([&] { tropic::read_graph<std::uint32_t>(neg, allow); }, &code);
+    CHECK(tropic::read_graph<double>(neg).weights[0] == -4.0);
+    read_options refuse;
+    refuse.allow_negative = false;
+    msg = error_of([&] { tropic::read_graph<std::int32_t>(neg, refuse); }, &code);
+    CHECK(code == error_code::invalid_value);
+    CHECK(msg.find("-4' is negative, and read_options.allow_negative is off") != std::string::npos);
+    msg = error_of([&] { tropic::read_graph<std::uint32_t>(neg); }, &code);
     CHECK(msg.find("uint32") != std::string::npos);
     CHECK(msg.find("'-4'") != std::string::npos);
 
@@ -596,11 +598,13 @@ TEST_SUITE("io") {
           std::string::npos);
     const auto i = tropic::build_csr(tropic::arc_list<std::int64_t>{3, {0}, {1}, {-7}});
     tropic::write_binary_cache(i, t.path("i.bin"));
-    CHECK(error_of([&] { tropic::read_graph<std::int64_t>(t.path("i.bin")); }).find("negative") !=
-          std::string::npos);
-    read_options allow;
-    allow.allow_negative = true;
-    CHECK(tropic::read_graph<double>(t.path("i.bin"), allow).weights == std::vector<double>{-7});
+    CHECK(tropic::read_graph<std::int64_t>(t.path("i.bin")).weights ==
+          std::vector<std::int64_t>{-7});
+    read_options refuse;
+    refuse.allow_negative = false;
+    CHECK(error_of([&] { tropic::read_graph<std::int64_t>(t.path("i.bin"), refuse); })
+              .find("negative") != std::string::npos);
+    CHECK(tropic::read_graph<double>(t.path("i.bin")).weights == std::vector<double>{-7});
     // Build options still apply to a stored CSR.
     read_options sym;
     sym.build.symmetrize = true;
