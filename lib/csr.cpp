@@ -292,11 +292,12 @@ csr<W> build_csr(const arc_list<W>& arcs, const build_options& options) {
 // that found a vertex. Reads at most the arcs of the vertices it reaches, whatever the graph's
 // size.
 template <class W>
-std::uint32_t probe_levels(const csr<W>& g) {
+std::uint32_t probe_levels(const csr_host_view<W>& g) {
   if (g.n == 0) return 0;
+  const auto degree = [&](vertex u) { return g.row_offsets[u + 1] - g.row_offsets[u]; };
   vertex start = 0;
   for (vertex u = 1; u < g.n; ++u)
-    if (g.degree(u) > g.degree(start)) start = u;
+    if (degree(u) > degree(start)) start = u;
   std::unordered_set<vertex> seen{start};
   std::vector<vertex> frontier{start}, next;
   std::uint32_t levels = 0;
