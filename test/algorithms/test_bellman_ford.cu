@@ -151,8 +151,9 @@ TEST_SUITE("bellman_ford_negative") {
       CHECK(thrown_by([&] { sssp(k.g, k.source, o); }).code() == error_code::invalid_value);
     }
   }
-  TEST_CASE("GPU: LAGraph's SSSP matrices, every GPU algorithm that takes them") {
-    TROPIC_REQUIRE_GPU();
+  // Every GPU algorithm on LAGraph's matrices with at most / more than 300 vertices (two test
+  // cases: each its own ctest entry and time limit).
+  void check_lagraph_matrices_gpu(bool small) {
     const algorithm all[] = {
         algorithm::delta_stepping, algorithm::bellman_ford, algorithm::adds,
         algorithm::near_far,       algorithm::workfront,    algorithm::rdbs,
@@ -160,6 +161,7 @@ TEST_SUITE("bellman_ford_negative") {
     for (const char* name : testing::lagraph_sssp_matrices) {
       CAPTURE(name);
       const auto raw = testing::read_lagraph_matrix(name);
+      if ((raw.n <= 300) != small) continue;
       // LAGraph's test weights (1..255): every algorithm, every source.
       const csr<std::int32_t> g = testing::lagraph_test_weights(raw);
       const device_matrix<std::int32_t> a(g);
@@ -196,5 +198,13 @@ TEST_SUITE("bellman_ford_negative") {
         }
       }
     }
+  }
+  TEST_CASE("GPU: LAGraph's SSSP matrices of at most 300 vertices, every GPU algorithm") {
+    TROPIC_REQUIRE_GPU();
+    check_lagraph_matrices_gpu(true);
+  }
+  TEST_CASE("GPU: LAGraph's SSSP matrices of more than 300 vertices, every GPU algorithm") {
+    TROPIC_REQUIRE_GPU();
+    check_lagraph_matrices_gpu(false);
   }
 }
