@@ -247,7 +247,9 @@ def peer_cells(g, fastest):
 def at_a_glance(graphs, gpu_algs, versions=()):
     peers = any(g.peers is not None for g in graphs)
     intro = (
-        f"{HEADLINE} is what `algorithm::automatic` (the default) runs on a GPU. vs {BASELINE}: "
+        f"{HEADLINE}: tropic's bulk-synchronous algorithm; `algorithm::automatic` (the default) "
+        "runs it or adds on a GPU by the README's rule (small, shallow graphs: adds). "
+        f"vs {BASELINE}: "
         "the speedup over the same delta-stepping algebra on SuiteSparse:GraphBLAS (16 host "
         f"threads); fastest tropic: the fastest of tropic's {number_word(len(gpu_algs))} GPU "
         "algorithms; the last column: one cuSPARSE SpMV, a single pass over every arc.")
