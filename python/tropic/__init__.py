@@ -294,8 +294,8 @@ def sssp(A, source, *, algorithm="auto", delta=None, parents=False, device=0, cu
 
     A: a scipy.sparse matrix or array (any format; A[u, v] = w is the arc u -> v), a
     python-graphblas Matrix, an ``(indptr, indices, data)`` CSR triple, or a :class:`Graph`.
-    algorithm: "auto" (the GPU's delta_stepping where a device exists, else SuiteSparse:GraphBLAS
-    on the CPU), "dijkstra", "graphblas_cpu", or a GPU algorithm ("delta_stepping",
+    algorithm: "auto" (on a GPU, where a device exists, adds or delta_stepping by the graph's
+    size and depth -- the README's rule --, else SuiteSparse:GraphBLAS on the CPU), "dijkstra", "graphblas_cpu", or a GPU algorithm ("delta_stepping",
     "bellman_ford", "adds", "near_far", "workfront", "rdbs", "da2cf", "edge_wise"), which raises
     NoDeviceError where no device is usable. delta: the bucket width (None: automatic).
     device: the CUDA device ordinal. cutoff: scipy's ``limit``: vertices farther than it are
