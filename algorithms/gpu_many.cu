@@ -17,18 +17,6 @@ namespace tropic {
 namespace detail {
 namespace {
 
-void add_stats(statistics& sum, const statistics& s) {
-  if (sum.algorithm.empty()) sum.algorithm = s.algorithm;
-  sum.delta = s.delta;
-  sum.buckets += s.buckets;
-  sum.iterations += s.iterations;
-  sum.vertices_relaxed += s.vertices_relaxed;
-  sum.arcs_relaxed += s.arcs_relaxed;
-  sum.host_round_trips += s.host_round_trips;
-  sum.device_loop_buckets += s.device_loop_buckets;
-  sum.widened_at = std::min(sum.widened_at, s.widened_at);
-}
-
 template <class W>
 void check_many(const device_matrix<W>& a, const std::vector<vertex>& list, const options& opts,
                 const char* what) {

@@ -44,15 +44,7 @@ std::size_t batch_rows(std::size_t k, std::size_t n, std::size_t cell_bytes, std
                   " available; set options::max_batch to solve the sources in chunks");
 }
 
-namespace {
-
-// Physical memory: what the k x n result must fit in, whatever the chunking.
-std::size_t host_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return std::numeric_limits<std::size_t>::max();
-  return std::size_t(pages) * std::size_t(page);
-}
-
+// Sums the statistics of the solves that make one multi-source answer.
 void add_stats(statistics& sum, const statistics& s) {
   if (sum.algorithm.empty()) sum.algorithm = s.algorithm;
   sum.delta = s.delta;
@@ -64,6 +56,15 @@ void add_stats(statistics& sum, const statistics& s) {
   sum.device_loop_buckets += s.device_loop_buckets;
   sum.widened_at = std::min(sum.widened_at, s.widened_at);
   sum.setup_milliseconds += s.setup_milliseconds;
+}
+
+namespace {
+
+// Physical memory: what the k x n result must fit in, whatever the chunking.
+std::size_t host_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return std::numeric_limits<std::size_t>::max();
+  return std::size_t(pages) * std::size_t(page);
 }
 
 template <class W>

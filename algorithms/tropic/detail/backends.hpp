@@ -52,6 +52,9 @@ std::vector<W> gpu_sssp_od(const csr<W>& g, const std::vector<vertex>& origins,
 // algorithms/sssp_many.cpp: invalid_index naming the first source >= n (`what`: "source",
 // "origin", "destination").
 void check_vertex_list(vertex n, const std::vector<vertex>& list, const char* what);
+// algorithms/sssp_many.cpp: sum += s, for a multi-source answer made of several solves (counts
+// add up, the algorithm is the first one named, Δ the last).
+void add_stats(statistics& sum, const statistics& s);
 // Rows of n cells of `cell_bytes` each held at once: all k when they fit in `available` bytes;
 // else max_batch when it is set, else out_of_memory naming k, n, the bytes needed and available
 // (`where`: "host memory", "device memory").
