@@ -1,7 +1,7 @@
 // GPU side of many sources and origin-destination: one upload, then every source on it.
-// solve_many_gpu is the one place the sources meet the GPU algorithms: today a loop over the
-// single-source solve; the batched delta-stepping (min-plus SpMM over a k x n frontier) is to be
-// routed from here for delta_stepping and automatic.
+// solve_many_gpu is the one place the sources meet the GPU algorithms: batched delta-stepping
+// (min-plus mxm over a k x n frontier) for delta_stepping and automatic, else a loop over the
+// single-source solve.
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -26,12 +26,36 @@ void check_many(const device_matrix<W>& a, const std::vector<vertex>& list, cons
   check_vertex_list(a.rows(), list, what);
 }
 
-// Rows [first, first + count) of `out` (already sized), source by source.
+// The rows of `out` (already sized): delta-stepping (and automatic) with k > 1 and no negative
+// arc as batched delta-stepping on the min-plus mxm (one arc read for all the chunk's sources),
+// in chunks of as many rows as device memory holds (options::max_batch when they do not all
+// fit); any other algorithm source by source.
 template <class W>
 void solve_many_gpu(const device_matrix<W>& a, const std::vector<vertex>& sources,
                     const options& opts, multi_result<W>& out) {
-  const std::size_t n = a.rows();
-  for (std::size_t i = 0; i < sources.size(); ++i) {
+  const std::size_t n = a.rows(), k = sources.size();
+  const bool batched = k > 1 && !a.stats().has_negative_weight &&
+                       (opts.algorithm == algorithm::delta_stepping ||
+                        opts.algorithm == algorithm::automatic);
+  if (batched) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    TROPIC_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    // Three k x n arrays of W (delta_stepping_batch checks its exact need), with an eighth of
+    // the free memory left for the per-vertex arrays and the operators' scratch.
+    const std::size_t rows = batch_rows(k, n, 3 * sizeof(W), free_bytes / 8 * 7,
+                                        opts.max_batch, "device memory");
+    for (std::size_t first = 0; first < k; first += rows) {
+      const std::size_t count = std::min(rows, k - first);
+      statistics st;
+      delta_stepping_batch(a, sources.data() + first, count, opts,
+                           out.distances.data() + first * n,
+                           opts.parents ? out.parents.data() + first * n : nullptr, st,
+                           cutoff_limit<W>(opts.cutoff));
+      add_stats(out.stats, st);
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < k; ++i) {
     const result<W> r = sssp(a, sources[i], opts);
     std::copy(r.distances.begin(), r.distances.end(), out.distances.begin() + i * n);
     if (opts.parents) std::copy(r.parents.begin(), r.parents.end(), out.parents.begin() + i * n);
@@ -51,8 +75,7 @@ multi_result<W> sssp(const device_matrix<W>& a, const std::vector<vertex>& sourc
   out.n = a.rows();
   out.sources = sources;
   const std::size_t k = sources.size(), n = a.rows();
-  // The rows live on the host; one row at a time on the device (a batched solve sizes its
-  // chunk with detail::batch_rows against cudaMemGetInfo's free bytes).
+  // The rows live on the host; a chunk of them at a time on the device (solve_many_gpu).
   out.distances.assign(k * n, infinity<W>());
   if (opts.parents) out.parents.assign(k * n, -1);
   detail::solve_many_gpu(a, sources, opts, out);

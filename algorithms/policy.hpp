@@ -47,6 +47,10 @@ inline constexpr std::uint64_t widen_tail_within_buckets = 4;
 // ... this share of vertices settled or next; bench/results/h100-run26/sweeps/ab-1-wide-tail.txt
 inline constexpr double widen_tail_reached_share = 0.95;
 
+// Batched delta-stepping (delta_stepping_batch.cu): a step pulls when its frontier holds more
+// than k x n / this (source, vertex) entries, vxm's pull_ratio; unmeasured
+inline constexpr std::size_t batch_pull_ratio = 4;
+
 // The closure's local rounds pay on short rows (roads, grids, meshes), not on hubs:
 // up to this max degree only; bench/results/h100-run10/sweeps/anatomy-3-rounds.txt
 inline constexpr std::uint64_t closure_local_rounds_max_degree = tuning::block_threads;

@@ -53,12 +53,12 @@ struct frontier_row_length {
 // scan[j] = the arcs of u's first j rows in `ranges`' part, j <= k (CUB's scan over the row
 // lengths), in the context's temporary storage: the load-balanced push's partition. scan[k], the
 // total, stays on the device (the push reads it there) unless the direction needs it.
+// Over k listed rows (mxm's columns of U), or a sparse vector's indices (below).
 template <class W>
-arc_index* frontier_scan(const sparse_vector<W>& u, row_ranges ranges, gpu_context& ctx) {
-  const std::size_t k = u.nvals();
+arc_index* frontier_scan(const vertex* rows, std::size_t k, row_ranges ranges, gpu_context& ctx) {
   cudaStream_t s = ctx.stream();
   auto lengths = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                                 frontier_row_length<W>{u.indices(), k, ranges});
+                                                 frontier_row_length<W>{rows, k, ranges});
   std::size_t scan_bytes = 0;
   TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, lengths,
                                                   static_cast<arc_index*>(nullptr), k + 1, s));
@@ -67,6 +67,11 @@ arc_index* frontier_scan(const sparse_vector<W>& u, row_ranges ranges, gpu_conte
   arc_index* scan = reinterpret_cast<arc_index*>(temp + scan_offset);
   TROPIC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, scan_bytes, lengths, scan, k + 1, s));
   return scan;
+}
+
+template <class W>
+arc_index* frontier_scan(const sparse_vector<W>& u, row_ranges ranges, gpu_context& ctx) {
+  return frontier_scan<W>(u.indices(), u.nvals(), ranges, ctx);
 }
 
 // frontier_scan's total read back (one host round trip).

@@ -55,6 +55,17 @@ inline constexpr std::uint64_t pull_live_min_arcs = std::uint64_t(1) << 23;
 template <class W>
 inline constexpr int pull_live_min_blocks = sizeof(W) <= 4 ? 4 : 3;
 
+// mxm: lanes of a group, over the k sources (k <= 8: 8 lanes, else a warp); unmeasured.
+inline constexpr int mxm_small_group = 8;
+// mxm pull: sources a lane holds at once (registers vs passes over a row when k > 32 x this).
+inline constexpr int mxm_pull_per_lane = 4;
+// mxm pull: arcs of an A' row a group takes (a hub's row shared vs a chunk's atomics); unmeasured.
+inline constexpr std::uint64_t mxm_pull_chunk = 128;
+
+// mxm closure: steps launched per host read of the frontier's length at most (round trips vs
+// empty steps after the last; doubling from 4); unmeasured.
+inline constexpr unsigned mxm_closure_round_steps = 16;
+
 // Direction: skewed when the longest row is this x the mean (Kronecker, web, social); unmeasured.
 inline constexpr double skewed_degree_ratio = 16;
 // Direction: count a frontier's arcs (a round trip) only above n / this rows; unmeasured.

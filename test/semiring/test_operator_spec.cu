@@ -6,7 +6,8 @@
 //   vxm: push by every load balance, pull by every kernel, the automatic direction; mxv by every
 //   kernel; select by range and by pattern, select_reduce_min, reduce_min, gather, append;
 //   assign (masked scalar, sparse), apply, ewise_add, ewise_mult; reduce (dense, sparse), nvals;
-//   vxm_closure.
+//   vxm_closure; mxm (push, pull, automatic; min-plus and plus-times) and the column operators of
+//   tropic/mxm.hpp (test/support/mxm_checks.hpp).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "gpu_test.hpp"
+#include "mxm_checks.hpp"
 #include "operator_checks.hpp"
 #include "operator_spec.hpp"
 #include "test_helpers.hpp"
@@ -483,5 +485,44 @@ TEST_SUITE("operators") {
     // their group and pushed by the whole block.
     INFO("kron 12");
     check_closure(generate<W>("kron:12:16", 5), 4300, 4);
+  }
+
+  TEST_CASE_TEMPLATE("spec: min-plus mxm push and pull, every k", W, std::uint32_t, std::int32_t,
+                     std::uint64_t, std::int64_t, float, double) {
+    TROPIC_REQUIRE_GPU();
+    for (direction dir : {direction::push, direction::pull, direction::automatic}) {
+      CAPTURE(int(dir));
+      for_each_spec_graph<W>(12, 1100, [&](const csr<W>& g, std::uint64_t seed) {
+        check_mxm<min_plus<W>>(g, seed, true, dir, 4);
+      });
+    }
+  }
+
+  TEST_CASE_TEMPLATE("spec: plus-times mxm, every direction", W, float, double) {
+    TROPIC_REQUIRE_GPU();
+    for_each_spec_graph<W>(12, 1200, [&](const csr<W>& g, std::uint64_t seed) {
+      check_mxm<plus_times<W>>(g, seed, false, std::nullopt, 6);
+    });
+  }
+
+  TEST_CASE_TEMPLATE("spec: select_columns, gather_columns, assign, select, to_row_major", W,
+                     std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double) {
+    TROPIC_REQUIRE_GPU();
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      CAPTURE(seed);
+      check_column_ops<W>(seed);
+    }
+  }
+
+  TEST_CASE_TEMPLATE("spec: mxm_closure, a batched bucket's light loop", W, std::uint32_t,
+                     std::int32_t, std::uint64_t, std::int64_t, float, double) {
+    TROPIC_REQUIRE_GPU();
+    for (const auto& c : test_graph_cases(12, 4400)) {
+      CAPTURE(c.name());
+      check_mxm_closure(c.graph<W>(), c.seed, 4);
+    }
+    // Hundreds of steps (a grid's wavefront): many rounds of launched steps and rotations.
+    INFO("grid 60 x 60");
+    check_mxm_closure(generate<W>("grid:60:60", 3), 4500, 3);
   }
 }

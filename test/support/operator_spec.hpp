@@ -17,6 +17,7 @@
 
 #include "tropic/csr.hpp"
 #include "tropic/device_loop.hpp"
+#include "tropic/mxm.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
 
@@ -161,6 +162,68 @@ std::vector<W> vxm_closure(const csr<W>& g, std::vector<W> w, std::vector<vertex
     }
   }
   return w;
+}
+
+// --- many-source operators (tropic/mxm.hpp) -------------------------------------------------
+// k × n matrices on the host are row-major, entry (s, v) at s·n + v; a column list is U's
+// columns uc with their k values each, column after column (uv[j·k + s]).
+
+// T = U ⊕.⊗ A(part): row s of T is vxm of row s of U. Entries of U equal to S's identity are no
+// entries.
+template <class S, class W>
+result_vector<W> mxm(const csr<W>& a, std::size_t k, const std::vector<vertex>& uc,
+                     const std::vector<W>& uv, row_part part, W delta) {
+  result_vector<W> t(k * a.n);
+  for (std::size_t j = 0; j < uc.size(); ++j)
+    for (arc_index e = a.row_offsets[uc[j]]; e < a.row_offsets[uc[j] + 1]; ++e) {
+      if (!in_part(a.weights[e], part, delta)) continue;
+      for (std::size_t s = 0; s < k; ++s) {
+        if (uv[j * k + s] == S::identity()) continue;
+        const W x = S::mul(uv[j * k + s], a.weights[e]);
+        auto& y = t[s * a.n + a.columns[e]];
+        y = y ? S::add(*y, x) : x;
+      }
+    }
+  return t;
+}
+
+// The columns with an entry that strictly decreased from w0 into the range, ascending.
+template <class W>
+std::vector<vertex> improved_columns(const std::vector<W>& w0, const std::vector<W>& w,
+                                     std::size_t k, vertex n, value_range<W> r) {
+  std::vector<vertex> out;
+  for (vertex v = 0; v < n; ++v)
+    for (std::size_t s = 0; s < k; ++s)
+      if (w[s * n + v] < w0[s * n + v] && in_range(w[s * n + v], r)) {
+        out.push_back(v);
+        break;
+      }
+  return out;
+}
+
+// The columns with an entry inside the range, ascending (select_columns).
+template <class W>
+std::vector<vertex> select_columns(const std::vector<W>& in, std::size_t k, vertex n,
+                                   value_range<W> range) {
+  std::vector<vertex> out;
+  for (vertex v = 0; v < n; ++v)
+    for (std::size_t s = 0; s < k; ++s)
+      if (in_range(in[s * n + v], range)) {
+        out.push_back(v);
+        break;
+      }
+  return out;
+}
+
+// in(:, pattern) .* (in inside range), column after column.
+template <class W>
+std::vector<W> gather_columns(const std::vector<W>& in, std::size_t k, vertex n,
+                              const std::vector<vertex>& pattern, value_range<W> range) {
+  std::vector<W> out;
+  for (vertex v : pattern)
+    for (std::size_t s = 0; s < k; ++s)
+      out.push_back(in_range(in[s * n + v], range) ? in[s * n + v] : infinity<W>());
+  return out;
 }
 
 // --- element-wise operators -----------------------------------------------------------------

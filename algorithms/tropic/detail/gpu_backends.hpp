@@ -1,6 +1,9 @@
 // Internal (GPU builds): the device-side algorithm entry points and the shared result epilogue.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include "tropic/device_matrix.hpp"
 #include "tropic/sssp.hpp"
 
@@ -33,6 +36,17 @@ template <class W>
 result<W> delta_stepping_configured(const device_matrix<W>& a, vertex source, const options& opts,
                                     const closure_limits& closure, const descriptor& desc,
                                     const settle_targets* targets = nullptr);
+
+// algorithms/delta_stepping_batch.cu: delta-stepping from k sources at once on the min-plus
+// mxm (semiring/tropic/mxm.hpp), every source's buckets in lock step. distances: host, k × n
+// row-major (row s for sources[s], each exactly the single-source answer, infinity<W>() where
+// unreachable or past `cutoff`); parents: null, or host k × n filled as result::parents per row.
+// Sources may repeat. Throws invalid_index for a source out of range, invalid_value for a
+// negative weight, out_of_memory naming the sizes when three k × n arrays of W do not fit.
+template <class W>
+void delta_stepping_batch(const device_matrix<W>& a, const vertex* sources, std::size_t k,
+                          const options& opts, W* distances, std::int64_t* parents,
+                          statistics& stats, W cutoff = infinity<W>());
 
 // algorithms/bellman_ford.cu: Bellman-Ford's rounds with negative arcs (push only, every
 // improved vertex in the frontier, at most n rounds; a reachable negative cycle throws

@@ -1,0 +1,146 @@
+// Issue 33: batched delta-stepping (algorithms/delta_stepping_batch.cu) against k single-source
+// solves. For each graph and k: the batch's solve time (stats.milliseconds, the median of `runs`
+// after a warm-up; the download to the host not counted, as for a single solve), the sum of the
+// k single-source delta_stepping solves (timed for up to 64 sources, scaled to k beyond), and
+// the answer checked: every checked row equal to the single-source GPU answer, two rows verified
+// against the CPU Dijkstra. Sources: vertices with out-arcs, drawn by a fixed hash.
+//   build/bench/tune/tune_batch_sources [GRAPH|FILE ...] [k=1,8,64,512] [runs=5] [check=8]
+// GRAPH is a generator spec (kron:22:16, grid:R:C, uniform:N:D) or a graph file; a bare name is
+// looked up in ../shared/data and data/ (USA-road-d.NY.gr.gz). Default: kron:22:16 and NY.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "sweep_common.hpp"
+#include "tropic/detail/gpu_backends.hpp"
+#include "tropic/device_matrix.hpp"
+#include "tropic/error.hpp"
+#include "tropic/generate.hpp"
+#include "tropic/io.hpp"
+#include "tropic/sssp.hpp"
+
+using namespace tropic;
+
+namespace {
+
+using W = std::uint32_t;
+bool failed = false;  // a wrong row: the exit status says so
+
+std::vector<vertex> pick_sources(const csr<W>& g, std::size_t k) {
+  std::vector<vertex> sources;
+  std::uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (std::size_t tries = 0; sources.size() < k && tries < 64 * k + 1024; ++tries) {
+    h ^= h << 13;
+    h ^= h >> 7;
+    h ^= h << 17;
+    const vertex v = vertex(h % g.n);
+    if (g.row_offsets[v + 1] > g.row_offsets[v]) sources.push_back(v);
+  }
+  while (sources.size() < k) sources.push_back(vertex(sources.size() % g.n));
+  return sources;
+}
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  return x.empty() ? 0 : x[x.size() / 2];
+}
+
+void measure(const std::string& name, const csr<W>& g, const std::vector<std::size_t>& ks,
+             int runs, std::size_t check) {
+  const device_matrix<W> a(g);
+  const vertex n = g.n;
+  std::printf("%s: n %u, arcs %llu, transpose %s\n", name.c_str(), n,
+              (unsigned long long)g.arcs(), a.has_transpose() ? "yes" : "no");
+  for (std::size_t k : ks) {
+    const std::vector<vertex> sources = pick_sources(g, k);
+    std::vector<W> d(k * std::size_t(n));
+    statistics st;
+    options o;
+    std::vector<double> batch;
+    try {
+      for (int r = 0; r <= runs; ++r) {
+        detail::delta_stepping_batch(a, sources.data(), k, o, d.data(), nullptr, st);
+        if (r > 0) batch.push_back(st.milliseconds);
+      }
+    } catch (const error& e) {
+      std::printf("  k %5zu: %s\n", k, e.what());
+      continue;
+    }
+    // Single solves: the first min(k, 64) sources, scaled to k.
+    const std::size_t timed = std::min<std::size_t>(k, 64);
+    double singles = 0;
+    std::size_t wrong = 0, checked = 0;
+    for (std::size_t s = 0; s < timed; ++s) {
+      const result<W> one = sssp(a, sources[s], o);
+      singles += one.stats.milliseconds;
+      if (s < check) {
+        ++checked;
+        if (!std::equal(one.distances.begin(), one.distances.end(), d.begin() + s * n)) ++wrong;
+      }
+    }
+    singles *= double(k) / double(timed);
+    std::string dijkstra_check;
+    for (std::size_t s = 0; s < std::min<std::size_t>(k, 2); ++s) {
+      result<W> row;
+      row.distances.assign(d.begin() + s * n, d.begin() + (s + 1) * n);
+      const std::string v = verify(g, sources[s], dijkstra(g, sources[s], false).distances, row);
+      dijkstra_check += v.empty() ? "ok " : "WRONG ";
+    }
+    if (wrong > 0 || dijkstra_check.find("WRONG") != std::string::npos) failed = true;
+    const double b = median(batch);
+    std::printf(
+        "  k %5zu: batch %9.3f ms (%7.4f ms/source; buckets %llu, steps %llu, round trips "
+        "%llu, delta %g) | %zu singles %9.3f ms | x%.1f | rows equal to single: %zu/%zu | "
+        "Dijkstra: %s\n",
+        k, b, b / double(k), (unsigned long long)st.buckets, (unsigned long long)st.iterations,
+        (unsigned long long)st.host_round_trips, st.delta, k, singles, b > 0 ? singles / b : 0,
+        checked - wrong, checked, dijkstra_check.c_str());
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> graphs;
+  std::vector<std::size_t> ks = {1, 8, 64, 512};
+  int runs = 5;
+  std::size_t check = 8;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("k=", 0) == 0) {
+      ks.clear();
+      for (std::size_t at = 2; at < arg.size();) {
+        const std::size_t comma = std::min(arg.find(',', at), arg.size());
+        ks.push_back(std::stoull(arg.substr(at, comma - at)));
+        at = comma + 1;
+      }
+    } else if (arg.rfind("runs=", 0) == 0) {
+      runs = std::max(1, std::stoi(arg.substr(5)));
+    } else if (arg.rfind("check=", 0) == 0) {
+      check = std::stoull(arg.substr(6));
+    } else {
+      graphs.push_back(arg);
+    }
+  }
+  if (graphs.empty()) graphs = {"kron:22:16", "USA-road-d.NY.gr.gz"};
+  for (const std::string& spec : graphs) {
+    const bool generated = spec.rfind("kron:", 0) == 0 || spec.rfind("grid:", 0) == 0 ||
+                           spec.rfind("uniform:", 0) == 0;
+    std::string file = spec;
+    if (!generated && spec.find('/') == std::string::npos) file = tune::data_path(spec);
+    if (!generated && file.empty()) {
+      std::printf("%s: not found in ../shared/data or data/\n", spec.c_str());
+      continue;
+    }
+    try {
+      measure(spec, generated ? generate<W>(spec, 1) : read_graph<W>(file), ks, runs, check);
+    } catch (const error& e) {
+      std::printf("%s: %s\n", spec.c_str(), e.what());
+      return 2;
+    }
+  }
+  return failed ? 1 : 0;
+}
