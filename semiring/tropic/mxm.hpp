@@ -138,8 +138,11 @@ void mxm(dense_matrix<W>& c, const matrix_mask<W>& mask, accumulator accum, S se
 // steps, not once per step: on roads a bucket takes tens of small steps, each far cheaper than a
 // round trip. A group of lanes per column walks its row (hubs would hold their group: for graphs
 // of short rows). Each column whose entry decreased into the range is pushed again with its final
-// value, so the fixed point is exact. Drains `in`; `spare`, an empty worklist of capacity n, ends
-// empty. Returns the steps launched (a round's last ones may find their frontier empty).
+// value, so the fixed point is exact. A listed column pushes all its entries in the range, not
+// only those that decreased: every entry in the range must be listed or pushed already with its
+// value (a bucket's B, or its stragglers after the heavy arcs), so the others add nothing.
+// Drains `in`; `spare`, an empty worklist of capacity n, ends empty. Returns the steps launched
+// (a round's last ones may find their frontier empty).
 template <class S, class W = typename S::value_type>
 std::uint64_t mxm_closure(dense_matrix<W>& c, S semiring, device_worklist& in,
                           const matrix_operand<W>& a, gpu_context& ctx, device_worklist& spare,
