@@ -128,11 +128,9 @@ void launch_cooperative(void (*kernel)(Args), unsigned grid, int threads, Args& 
                                                 dim3(threads), params, 0, stream));
 }
 
-// Pinned host memory for the host-abort flag and for control snapshots. Not a pinned_buffer:
-// its destructor (cudaFreeHost) synchronises the device, so when a kernel ignores the host
-// timeout, unwinding past it would hang the caller -- the error the timeout exists to raise
-// would never arrive (a test then hits the ctest timeout instead of failing with a message).
-// On that path the memory is leaked instead: the kernel still reads the flag anyway.
+// Pinned host memory (pinned_allocate) for the host-abort flag and for control snapshots. Not a
+// pinned_buffer: when a kernel ignores the host timeout it still reads the flag, so on that path
+// the memory is leaked instead of going back to the cache for another solve to write.
 template <class Control>
 struct pinned_host_area {
   struct layout {
@@ -143,16 +141,14 @@ struct pinned_host_area {
   Control* snapshot = nullptr;
   layout* base = nullptr;
   pinned_host_area() {
-    void* p = nullptr;
-    TROPIC_CUDA_CHECK(cudaMallocHost(&p, sizeof(layout)));
-    base = static_cast<layout*>(p);
+    base = static_cast<layout*>(pinned_allocate(sizeof(layout)));
     snapshot = &base->snapshot;
     abort_flag = &base->abort_flag;
   }
   pinned_host_area(const pinned_host_area&) = delete;
   pinned_host_area& operator=(const pinned_host_area&) = delete;
   ~pinned_host_area() {
-    if (base) cudaFreeHost(base);
+    pinned_release(base, sizeof(layout));
   }
   void leak() noexcept { base = nullptr; }
 };

@@ -88,6 +88,53 @@ void* pool_allocate(std::size_t bytes, cudaStream_t stream) {
   return p;
 }
 
+namespace {
+// Size classes: powers of two from 64 bytes, one free list each.
+std::size_t pinned_class(std::size_t bytes) noexcept {
+  std::size_t size = 64;
+  while (size < bytes) size *= 2;
+  return size;
+}
+std::mutex pinned_guard;
+std::vector<std::pair<std::size_t, std::vector<void*>>>& pinned_free_lists() {
+  static auto* lists = new std::vector<std::pair<std::size_t, std::vector<void*>>>();
+  return *lists;  // never destroyed: the CUDA runtime may be gone at exit
+}
+}  // namespace
+
+void* pinned_allocate(std::size_t bytes) {
+  const std::size_t size = pinned_class(bytes);
+  {
+    std::lock_guard<std::mutex> lock(pinned_guard);
+    for (auto& [cls, blocks] : pinned_free_lists())
+      if (cls == size && !blocks.empty()) {
+        void* p = blocks.back();
+        blocks.pop_back();
+        return p;
+      }
+  }
+  void* p = nullptr;
+  TROPIC_CUDA_CHECK(cudaMallocHost(&p, size));
+  return p;
+}
+
+void pinned_release(void* p, std::size_t bytes) noexcept {
+  if (!p) return;
+  const std::size_t size = pinned_class(bytes);
+  try {
+    std::lock_guard<std::mutex> lock(pinned_guard);
+    auto& lists = pinned_free_lists();
+    for (auto& [cls, blocks] : lists)
+      if (cls == size) {
+        blocks.push_back(p);
+        return;
+      }
+    lists.push_back({size, {p}});
+  } catch (...) {  // no memory for the list: the block goes back to the driver
+    cudaFreeHost(p);
+  }
+}
+
 std::pair<std::size_t, std::size_t> device_memory_info() {
   std::size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {

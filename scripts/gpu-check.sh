@@ -7,6 +7,7 @@
 #                             [--bench-arg ARG]...   (passed on to tropic_bench)
 #                             [--ctest-arg ARG]...   (passed on to ctest, e.g. -R or -E: the
 #                                            whole suite can take longer than one device call)
+#                             [--only-sanitizer memcheck|racecheck]   (that tool alone)
 #                             [--prebuilt]   (use the sm_90 binaries already in the build folder:
 #                                            built on another machine from the same tree;
 #                                            scripts/device-carry.sh packs them)
@@ -17,6 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize=1 bench=1 tests=1 suite=quick bench_args=() ctest_args=() prebuilt=0
+tools="memcheck racecheck"
 while (($#)); do
   case "$1" in
     --no-sanitizer) sanitize=0 ;;
@@ -24,6 +26,7 @@ while (($#)); do
     --only-bench) tests=0 sanitize=0 ;;
     --bench-arg) bench_args+=("$2"); shift ;;
     --ctest-arg) ctest_args+=("$2"); shift ;;
+    --only-sanitizer) tests=0 bench=0 tools=$2; shift ;;
     --suite) suite=$2; shift ;;
     --prebuilt) prebuilt=1 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
@@ -99,14 +102,14 @@ fi
 
 if ((sanitize)); then
   # The sanitizers slow kernels 10-100x: run the GPU suites on their smaller cases.
-  cases='*small graph for the sanitizers*,*vertex of degree 100k*,*at or below the floor*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*,*pull group per row*(min-plus)*,*vxm_closure*,*more arcs than the grid holds tiles*'
-  for tool in memcheck racecheck; do
+  cases='*small graph for the sanitizers*,*vertex of degree 100k*,*at or below the floor*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*,*pull group per row*(min-plus)*,*vxm_closure*,*mxm_closure*,*a source out of range*,*more arcs than the grid holds tiles*'
+  for tool in $tools; do
     echo "== compute-sanitizer $tool"
     # Under racecheck, delta_stepping's 40 solves of a Kronecker graph in "the same distances on
     # every run" took more than 8 minutes (H100, 2026-11-24): its small graph stands in there.
     exclude=()
     [ "$tool" = racecheck ] && exclude=(-tce='*the same graph and source give the same distances*')
-    suites=operators,delta_stepping,adds,rdbs,edge_wise
+    suites=operators,delta_stepping,adds,rdbs,edge_wise,delta_stepping_batch
     compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 \
       "$build/test/tropic_tests" -ts="$suites" -tc="$cases" "${exclude[@]}" 2>&1 |
       tee "$out/sanitizer-$tool.log" | tail -6 || status=1

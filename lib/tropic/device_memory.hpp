@@ -103,18 +103,23 @@ class device_buffer {
   cudaStream_t stream_ = nullptr;
 };
 
-// Page-locked host memory for counters the host polls once per step.
+// Page-locked host memory from a process-wide cache: cudaMallocHost costs tens of microseconds
+// and cudaFreeHost waits for the whole device, more than a small solve's kernels take; a solve
+// needs a few words of it (the counters its host polls), so released blocks are kept, by size
+// class, for the next solve and never given back. pinned_release of memory that a kernel may
+// still write: the caller's to avoid (such memory is leaked instead, persistent.cuh).
+void* pinned_allocate(std::size_t bytes);
+void pinned_release(void* p, std::size_t bytes) noexcept;
+
+// Page-locked host memory for counters the host polls once per step (pinned_allocate).
 template <class T>
 class pinned_buffer {
  public:
-  explicit pinned_buffer(std::size_t count = 1) : size_(count) {
-    void* p = nullptr;
-    TROPIC_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
-    data_ = static_cast<T*>(p);
-  }
+  explicit pinned_buffer(std::size_t count = 1)
+      : data_(static_cast<T*>(pinned_allocate(count * sizeof(T)))), size_(count) {}
   pinned_buffer(const pinned_buffer&) = delete;
   pinned_buffer& operator=(const pinned_buffer&) = delete;
-  ~pinned_buffer() { cudaFreeHost(data_); }
+  ~pinned_buffer() { pinned_release(data_, size_ * sizeof(T)); }
   T* data() noexcept { return data_; }
   T& operator[](std::size_t i) noexcept { return data_[i]; }
 

@@ -240,7 +240,8 @@ class Graph:
              cutoff=None):
         """Shortest distances from ``source`` (a vertex id, or a sequence of them); see
         :func:`sssp`. ``self.last_stats`` then holds the solve's statistics (algorithm run,
-        delta, buckets, milliseconds, ...; summed over the sources for several)."""
+        delta, buckets, milliseconds, ...; summed over the sources for several; call_milliseconds:
+        the C++ call's wall time, the solve with its setup and download)."""
         if isinstance(source, (bool, np.bool_)):
             raise TypeError("tropic: source must be an integer vertex id, got a bool")
         many = not isinstance(source, (int, np.integer)) and np.ndim(source) == 1
