@@ -1,12 +1,13 @@
 // GPU side of many sources and origin-destination: one upload, then every source on it.
 // solve_many_gpu is the one place the sources meet the GPU algorithms: batched delta-stepping
-// (min-plus mxm over a k x n frontier) for delta_stepping and automatic, else a loop over the
+// (min-plus mxm over a k x n frontier) where it measured faster, else a loop over the
 // single-source solve.
 #include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
 
+#include "policy.hpp"
 #include "tropic/detail/backends.hpp"
 #include "tropic/detail/cutoff.hpp"
 #include "tropic/detail/gpu_backends.hpp"
@@ -26,15 +27,19 @@ void check_many(const device_matrix<W>& a, const std::vector<vertex>& list, cons
   check_vertex_list(a.rows(), list, what);
 }
 
-// The rows of `out` (already sized): delta-stepping (and automatic) with k > 1 and no negative
-// arc as batched delta-stepping on the min-plus mxm (one arc read for all the chunk's sources),
-// in chunks of as many rows as device memory holds (options::max_batch when they do not all
-// fit); any other algorithm source by source.
+// The rows of `out` (already sized): delta-stepping (and automatic) with no negative arc, on a
+// graph of short rows and with policy::delta_stepping::batch_min_sources or more sources, as
+// batched delta-stepping on the min-plus mxm (one arc read for all the chunk's sources), in
+// chunks of as many rows as device memory holds (options::max_batch when they do not all fit);
+// anything else source by source (on graphs with hubs the batch measured slower).
 template <class W>
 void solve_many_gpu(const device_matrix<W>& a, const std::vector<vertex>& sources,
                     const options& opts, multi_result<W>& out) {
   const std::size_t n = a.rows(), k = sources.size();
-  const bool batched = k > 1 && !a.stats().has_negative_weight &&
+  const bool short_rows =
+      a.stats().max_degree <= policy::delta_stepping::closure_local_rounds_max_degree;
+  const bool batched = k >= policy::delta_stepping::batch_min_sources && short_rows &&
+                       !a.stats().has_negative_weight &&
                        (opts.algorithm == algorithm::delta_stepping ||
                         opts.algorithm == algorithm::automatic);
   if (batched) {

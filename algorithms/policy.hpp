@@ -50,6 +50,11 @@ inline constexpr double widen_tail_reached_share = 0.95;
 // Batched delta-stepping (delta_stepping_batch.cu): a step pulls when its frontier holds more
 // than k x n / this (source, vertex) entries, vxm's pull_ratio; unmeasured
 inline constexpr std::size_t batch_pull_ratio = 4;
+// Many sources run batched only on graphs of short rows (the closure's, below) and at least this
+// many sources: there the batch beat the single solves (64 sources: 1.8x on USA-road-d.NY, 4.9x
+// on a 100 x 100 grid), on Kronecker graphs and with 8 sources it lost (0.3-0.8x);
+// bench/results/h200-run32/NOTES.md
+inline constexpr std::size_t batch_min_sources = 64;
 
 // The closure's local rounds pay on short rows (roads, grids, meshes), not on hubs:
 // up to this max degree only; bench/results/h100-run10/sweeps/anatomy-3-rounds.txt
