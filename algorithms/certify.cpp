@@ -68,12 +68,14 @@ bool is_distance(W d) noexcept {
   return true;
 }
 
-std::string vertex_name(vertex v) { return "vertex " + std::to_string(v); }
+std::string vertex_name(vertex v) {
+  return "vertex " + std::to_string(v);
+}
 
 template <class W>
 std::string arc_name(vertex u, vertex v, W w) {
-  return "arc " + std::to_string(u) + " -> " + std::to_string(v) + " (weight " +
-         weight_string(w) + ")";
+  return "arc " + std::to_string(u) + " -> " + std::to_string(v) + " (weight " + weight_string(w) +
+         ")";
 }
 
 // The checks that belong to row u: u's own values, then each out-arc of u. Returns true at the
@@ -103,8 +105,8 @@ bool row_violates(const csr<W>& g, vertex source, const result<W>& r, vertex u,
       return fail(vertex_name(u) + " (distance " + show(du) + "): parent " + std::to_string(p) +
                   " is not a vertex");
     } else if (d[static_cast<vertex>(p)] == infinity<W>()) {
-      return fail(vertex_name(u) + " (distance " + show(du) + "): its parent " +
-                  std::to_string(p) + " is unreached");
+      return fail(vertex_name(u) + " (distance " + show(du) + "): its parent " + std::to_string(p) +
+                  " is unreached");
     }
   }
   if (du == infinity<W>()) return false;  // no condition on the out-arcs of an unreached vertex
@@ -178,8 +180,7 @@ std::string parent_cycle(vertex source, const result<W>& r) {
 }  // namespace
 
 template <class W>
-certificate_part certify_rows(const csr<W>& g, vertex source, const result<W>& r,
-                              row_range rows) {
+certificate_part certify_rows(const csr<W>& g, vertex source, const result<W>& r, row_range rows) {
   certificate_part part;
   part.rows = rows;
   part.violation = argument_problem(source, r, g.n);
@@ -192,7 +193,8 @@ certificate_part certify_rows(const csr<W>& g, vertex source, const result<W>& r
   // message, so the report is the same whatever the thread count.
   const vertex none = rows.end;
   vertex first = none;
-  const auto begin = static_cast<std::int64_t>(rows.begin), end = static_cast<std::int64_t>(rows.end);
+  const auto begin = static_cast<std::int64_t>(rows.begin),
+             end = static_cast<std::int64_t>(rows.end);
   const bool par = g.row_offsets[rows.end] - g.row_offsets[rows.begin] > detail::parallel_threshold;
   char* marks = part.marks.data();
   TROPIC_OMP(parallel for reduction(min : first) schedule(dynamic, 1024) if (par))
@@ -254,9 +256,10 @@ std::string certify_combine(vertex source, const result<W>& r,
     char mark = 0;
     for (const certificate_part& part : parts) mark |= part.marks[v];
     if (mark & weak_tight)
-      return head + ": every tight in-arc comes from a vertex at a distance >= its own (zero or "
-                    "negative weights): without parents that proves nothing; certify a result "
-                    "with parents";
+      return head +
+             ": every tight in-arc comes from a vertex at a distance >= its own (zero or "
+             "negative weights): without parents that proves nothing; certify a result "
+             "with parents";
     return head + ": no in-arc u -> " + std::to_string(v) +
            " has d[u] + w == d[v]: no path has that length";
   }
@@ -270,10 +273,10 @@ std::string certify(const csr<W>& g, vertex source, const result<W>& r) {
   return certify_combine(source, r, whole);
 }
 
-#define TROPIC_INSTANTIATE(W)                                                                   \
+#define TROPIC_INSTANTIATE(W)                                                                    \
   template certificate_part certify_rows<W>(const csr<W>&, vertex, const result<W>&, row_range); \
-  template std::string certify_combine<W>(vertex, const result<W>&,                             \
-                                          const std::vector<certificate_part>&);                \
+  template std::string certify_combine<W>(vertex, const result<W>&,                              \
+                                          const std::vector<certificate_part>&);                 \
   template std::string certify<W>(const csr<W>&, vertex, const result<W>&);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 #undef TROPIC_INSTANTIATE

@@ -20,8 +20,7 @@ struct row_range {
 // `parts` ranges in row order, contiguous, covering every row [0, n) exactly once. Balanced by
 // arcs plus rows (a row costs its degree + 1), so rows without arcs still spread over the parts.
 // More parts than rows gives empty ranges. parts == 0 throws error(invalid_value).
-std::vector<row_range> partition_rows(const std::vector<arc_index>& row_offsets,
-                                      std::size_t parts);
+std::vector<row_range> partition_rows(const std::vector<arc_index>& row_offsets, std::size_t parts);
 
 template <class W>
 std::vector<row_range> partition_rows(const csr<W>& g, std::size_t parts) {
