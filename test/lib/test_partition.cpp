@@ -41,7 +41,7 @@ TEST_SUITE("partition_rows") {
     CHECK(with_empty_ranges > 0);  // more parts than rows happened
   }
 
-  TEST_CASE("rows without arcs still spread; zero parts is an error") {
+  TEST_CASE("rows without arcs still spread, and zero parts is an error") {
     csr<std::uint32_t> g;
     g.n = 10;
     g.row_offsets.assign(11, 0);
