@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tropic/csr.hpp"
+#include "tropic/partition.hpp"
 
 namespace tropic {
 
@@ -177,5 +178,35 @@ result<W> reference_sssp(const csr<W>& g, vertex source, bool parents = true);
 template <class W>
 std::string verify(const csr<W>& g, vertex source, const std::vector<W>& want,
                    const result<W>& got);
+
+// The optimality certificate (algorithms/certify.cpp): proves r's distances exact from g alone,
+// in O(arcs), without a reference solve, for graphs too large for one. "" when it holds, else the
+// first violation, naming the vertex (and the arc and the values). Checks: d[source] = 0; every
+// arc u -> v with d[u] finite has d[v] <= d[u] + w (exact, so v is reached too); with parents,
+// every reached v != source has a parent p with a tight arc (d[p] + w == d[v]) and following
+// parents reaches the source; without parents, every reached v != source has a tight in-arc from
+// a u with d[u] < d[v]. Without parents a vertex whose tight in-arcs all have d[u] >= d[v] (zero
+// or negative weights) cannot be certified: the message says so; certify a result with parents.
+// Floats: exact for the arithmetic the algorithms use (each sum rounded in W).
+template <class W>
+std::string certify(const csr<W>& g, vertex source, const result<W>& r);
+
+// The certificate over a 1D row partition: each part checks the arcs of its own rows, with the
+// distances and parents replicated (whole arrays), and marks the vertices whose proving in-arc
+// lies in its rows; certify_combine ORs those marks (an allreduce over n bytes on several GPUs),
+// checks every reached vertex has one and that the parent chains reach the source. The parts,
+// in row order and covering [0, n) exactly (partition_rows), give certify's answer exactly.
+struct certificate_part {
+  row_range rows;
+  std::string violation;    // the first violation in these rows (row order), "" if none
+  std::vector<char> marks;  // n entries: v's proving in-arc lies in these rows (bits)
+};
+
+template <class W>
+certificate_part certify_rows(const csr<W>& g, vertex source, const result<W>& r, row_range rows);
+
+template <class W>
+std::string certify_combine(vertex source, const result<W>& r,
+                            const std::vector<certificate_part>& parts);
 
 }  // namespace tropic

@@ -1,0 +1,44 @@
+#include "tropic/partition.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "tropic/error.hpp"
+
+namespace tropic {
+
+std::vector<row_range> partition_rows(const std::vector<arc_index>& row_offsets,
+                                      std::size_t parts) {
+  if (parts == 0)
+    throw error(error_code::invalid_value, "partition_rows: the number of parts must be >= 1");
+  if (row_offsets.empty())
+    throw error(error_code::invalid_value, "partition_rows: row_offsets needs n + 1 entries");
+  const vertex n = static_cast<vertex>(row_offsets.size() - 1);
+  // cost(u) = row_offsets[u] + u, the arcs and rows before row u: nondecreasing, so each
+  // boundary is a binary search for the first row whose prefix cost reaches k / parts of the
+  // total. 128-bit products: arcs + rows may exceed 2^64 / parts.
+  using wide = unsigned __int128;
+  const wide total = wide(row_offsets[n]) + n;
+  std::vector<row_range> out(parts);
+  vertex previous = 0;
+  for (std::size_t k = 0; k < parts; ++k) {
+    vertex boundary = n;
+    if (k + 1 < parts) {
+      const wide target = total * (k + 1) / parts;
+      vertex lo = previous, hi = n;  // first u in [previous, n] with cost(u) >= target
+      while (lo < hi) {
+        const vertex mid = lo + (hi - lo) / 2;
+        if (wide(row_offsets[mid]) + mid < target)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      boundary = lo;
+    }
+    out[k] = {previous, boundary};
+    previous = boundary;
+  }
+  return out;
+}
+
+}  // namespace tropic
