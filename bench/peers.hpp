@@ -49,6 +49,7 @@ struct peer_settings {
   double sweep_budget_ms = 5000;  // the sweep ends once it has taken this long
   double timeout_s = 900;
   std::string log_dir;  // the drivers' output, one file per graph and peer
+  bool certify = false;  // the bench's --certify: answers checked by the certificate
 };
 
 // The deltas swept on the first source: powers of two from 2^16 down to 1, largest first, so
