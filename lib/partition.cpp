@@ -1,6 +1,7 @@
 #include "tropic/partition.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "tropic/error.hpp"
@@ -39,6 +40,31 @@ std::vector<row_range> partition_rows(const std::vector<arc_index>& row_offsets,
     previous = boundary;
   }
   return out;
+}
+
+std::vector<row_range> partition_vertices(vertex n, std::size_t parts) {
+  if (parts == 0)
+    throw error(error_code::invalid_value, "partition_vertices: the number of parts must be >= 1");
+  std::vector<row_range> out(parts);
+  const std::uint64_t q = n / parts, r = n % parts;
+  // The first r parts take one row more.
+  auto begin = [&](std::uint64_t k) {
+    return static_cast<vertex>(q * k + std::min<std::uint64_t>(k, r));
+  };
+  for (std::size_t k = 0; k < parts; ++k) out[k] = {begin(k), begin(k + 1)};
+  return out;
+}
+
+void check_row_range(row_range rows, vertex n, const char* who) {
+  if (rows.begin > rows.end)
+    throw error(error_code::invalid_value, std::string(who) + ": row range [" +
+                                               std::to_string(rows.begin) + ", " +
+                                               std::to_string(rows.end) + ") has first > last");
+  if (rows.end > n)
+    throw error(error_code::invalid_value,
+                std::string(who) + ": row range [" + std::to_string(rows.begin) + ", " +
+                    std::to_string(rows.end) + ") ends past the graph's " + std::to_string(n) +
+                    " rows");
 }
 
 }  // namespace tropic

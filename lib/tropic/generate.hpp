@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tropic/csr.hpp"
+#include "tropic/partition.hpp"
 
 namespace tropic {
 
@@ -32,5 +33,18 @@ csr<W> generate_grid(vertex rows, vertex cols, std::uint64_t seed, W min_weight 
 // Throws tropic::error(invalid_value) for a malformed spec.
 template <class W>
 csr<W> generate(const std::string& spec, std::uint64_t seed);
+
+// Rows [rows.begin, rows.end) of exactly the graph generate<W>(spec, seed) returns, built without
+// the rest of it: the block each GPU of a multi-GPU run generates for its part of a 1D row
+// partition (partition_vertices(graph_spec_vertices(spec), P) addresses the parts). Memory is
+// O(the block). Time is O(the block) for uniform and grid graphs (a row's arcs depend on the row
+// alone) and O(all edges) per block for Kronecker graphs, whose every edge is drawn to find those
+// with an endpoint in the block (the edge walk a GPU version would run in a kernel). Throws
+// error(invalid_value) for a malformed spec or a range outside [0, n) or with begin > end.
+template <class W>
+csr_rows<W> generate_rows(const std::string& spec, std::uint64_t seed, row_range rows);
+
+// The vertex count of the graph `spec` describes, without generating it.
+vertex graph_spec_vertices(const std::string& spec);
 
 }  // namespace tropic

@@ -27,4 +27,27 @@ std::vector<row_range> partition_rows(const csr<W>& g, std::size_t parts) {
   return partition_rows(g.row_offsets, parts);
 }
 
+// `parts` contiguous ranges of [0, n) whose sizes differ by at most one. For a graph no one holds
+// whole (generate_rows, read_graph_rows), arc counts are unknown before the blocks exist; vertex
+// counts are exact for uniform graphs, within a row's 4 arcs for grids, and for Kronecker graphs
+// an estimate that holds on average because their vertex ids are randomly permuted. parts == 0
+// throws error(invalid_value).
+std::vector<row_range> partition_vertices(vertex n, std::size_t parts);
+
+// Rows [rows.begin, rows.end) of a graph of n vertices: the block of the whole CSR that one part
+// of a 1D row partition holds. Columns keep their global ids.
+template <class W>
+struct csr_rows {
+  vertex n = 0;                        // the whole graph's vertex count (columns are < n)
+  row_range rows;                      // the rows held
+  std::vector<arc_index> row_offsets;  // rows.size() + 1 entries, row_offsets[0] = 0
+  std::vector<vertex> columns;         // global ids, sorted within each row
+  std::vector<W> weights;
+
+  arc_index arcs() const noexcept { return columns.size(); }
+};
+
+// Throws error(invalid_value) naming `who` unless rows.begin <= rows.end <= n.
+void check_row_range(row_range rows, vertex n, const char* who);
+
 }  // namespace tropic
