@@ -822,8 +822,23 @@ void reserve_arcs(arc_list<W>& a, std::uint64_t announced, std::size_t bytes_lef
 // sequentially, which reports it with its line number: errors stay exact and cost nothing when
 // there are none.
 
+// read_graph_rows keeps only the arcs of one row block: those whose source is in `rows`, or (with
+// build.symmetrize, whose mirror lands in the block) either endpoint. `all` keeps every arc.
+struct row_filter {
+  bool all = true;
+  bool either = false;
+  vertex begin = 0, size = 0;
+  bool keeps(vertex u, vertex v) const noexcept {
+    return all || u - begin < size || (either && v - begin < size);  // unsigned: u < begin wraps
+  }
+};
+
 template <class W>
 struct body_part {
+  row_filter filter;
+  void add(vertex u, vertex v, W w) {
+    if (filter.keeps(u, v)) arcs.push_back(u, v, w);
+  }
   arc_list<W> arcs;
   std::uint64_t entries = 0;  // entries (lines with arcs) seen
   std::uint64_t max_id = 0;   // SNAP: largest id seen
@@ -1042,14 +1057,14 @@ struct mm_line {
       w = in.parse_weight<W>(t, o);
     }
     in.expect_end(tk, h.pattern ? "a pattern entry 'i j'" : "an entry 'i j value'");
-    part.arcs.push_back(u, v, w);
-    if (h.symmetric && u != v) part.arcs.push_back(v, u, w);
+    part.add(u, v, w);
+    if (h.symmetric && u != v) part.add(v, u, w);
   }
 };
 
 template <class W>
 bool parse_matrix_market(text_input& in, const read_options& o, graph_file_info& info,
-                         progress_meter* parallel, arc_list<W>& out) {
+                         progress_meter* parallel, arc_list<W>& out, const row_filter& rows = {}) {
   const mm_header h = parse_mm_header(in);
   check_announced(in, h.n, "the size line", o);
   const mm_line<W> handle{h, o};
@@ -1063,8 +1078,10 @@ bool parse_matrix_market(text_input& in, const read_options& o, graph_file_info&
   } else {
     if (parallel) return false;
     body_part<W> part;
-    reserve_arcs(part.arcs, h.symmetric ? 2 * h.entries : h.entries,
-                 in.remaining_bytes() * (h.symmetric ? 2 : 1), 4);
+    part.filter = rows;
+    if (rows.all)
+      reserve_arcs(part.arcs, h.symmetric ? 2 * h.entries : h.entries,
+                   in.remaining_bytes() * (h.symmetric ? 2 : 1), 4);
     run_body(in, handle, part, h.entries, "entries", "the size line");
     entries = part.entries;
     if (entries < h.entries) {
@@ -1120,7 +1137,7 @@ struct dimacs_line {
       const vertex v = in.parse_id(tk.next(), n, 1, "arc head");
       const W w = in.parse_weight<W>(tk.next(), o);
       in.expect_end(tk, "an arc 'a u v w'");
-      part.arcs.push_back(u, v, w);
+      part.add(u, v, w);
     } else if (kind == "p") {
       in.fail(error_code::parse, "a second problem line");
     } else {
@@ -1132,7 +1149,7 @@ struct dimacs_line {
 
 template <class W>
 bool parse_dimacs(text_input& in, const read_options& o, graph_file_info& info,
-                  progress_meter* parallel, arc_list<W>& out) {
+                  progress_meter* parallel, arc_list<W>& out, const row_filter& rows = {}) {
   vertex n = 0;
   std::uint64_t m = 0, entries = 0;
   parse_dimacs_header(in, n, m);
@@ -1147,7 +1164,8 @@ bool parse_dimacs(text_input& in, const read_options& o, graph_file_info& info,
   } else {
     if (parallel) return false;
     body_part<W> part;
-    reserve_arcs(part.arcs, m, in.remaining_bytes(), 8);
+    part.filter = rows;
+    if (rows.all) reserve_arcs(part.arcs, m, in.remaining_bytes(), 8);
     run_body(in, handle, part, m, "arcs", "the problem line");
     entries = part.entries;
     if (entries < m) {
@@ -1281,14 +1299,14 @@ struct snap_line {
     const vertex u = id(in, first, "source id", part);
     const vertex v = id(in, second, "target id", part);
     const W w = cols == 3 ? in.parse_weight<W>(third, o) : unweighted_weight<W>(u, v, o);
-    part.arcs.push_back(u, v, w);
+    part.add(u, v, w);
     ++part.entries;
   }
 };
 
 template <class W>
 bool parse_snap(text_input& in, const read_options& o, graph_file_info& info,
-                progress_meter* parallel, arc_list<W>& out) {
+                progress_meter* parallel, arc_list<W>& out, const row_filter& rows = {}) {
   constexpr std::uint64_t id_limit = std::numeric_limits<vertex>::max();
   // Header: the comment lines before the first data line; only they may announce "Nodes:".
   std::uint64_t announced = 0;
@@ -1331,7 +1349,9 @@ bool parse_snap(text_input& in, const read_options& o, graph_file_info& info,
   } else {
     if (parallel) return false;
     body_part<W> part;
-    reserve_arcs(part.arcs, std::numeric_limits<std::uint64_t>::max(), in.remaining_bytes(), 6);
+    part.filter = rows;
+    if (rows.all)
+      reserve_arcs(part.arcs, std::numeric_limits<std::uint64_t>::max(), in.remaining_bytes(), 6);
     run_body(in, handle, part, std::numeric_limits<std::uint64_t>::max(), "arcs", "the file");
     entries = part.entries;
     max_id = part.max_id;
@@ -1946,6 +1966,76 @@ csr<W> read_graph(graph_input&& in, const read_options& opts, graph_file_info* i
   return build_graph(arcs, name, inf, opts);
 }
 
+// One pass over the input with every line parsed by the same handlers as read_graph, keeping
+// only the block's arcs (row_filter), then build_csr_rows with the same rules as build_csr.
+// The decompressed bytes are held whole while they are parsed (load_path, as read_graph): the
+// arcs and the CSR, the large part of a read, are the block's only. Binary formats are a CSR
+// already: read whole, then sliced.
+template <class W>
+csr_rows<W> read_graph_rows(const std::string& path, row_range rows, const read_options& opts,
+                            graph_file_info* info) {
+  static_assert(is_weight_type_v<W>, "read_graph_rows: unsupported weight type");
+  const std::string name = input_name(path);
+  if (rows.begin > rows.end)
+    check_row_range(rows, rows.begin, ("read_graph_rows: " + name).c_str());
+  graph_file_info local;
+  graph_file_info& inf = info ? *info : local;
+  inf = graph_file_info{};
+  arc_list<W> arcs;
+  {
+    progress_meter progress(opts.progress, name);
+    byte_buffer buf;
+    bool was_gzip = false;
+    load_path(path, name, opts, buf, was_gzip, progress, check_prefix);
+    const bytes in{buf.data(), buf.size()};
+    graph_format f{};
+    detect_format(in.data(), in.size(), true, name, was_gzip, f);
+    inf.format = f;
+    if (is_binary_format(f)) {
+      csr<W> g;
+      if (!parse_input<W>(in, name, was_gzip, opts, inf, progress, true, g, arcs))
+        g = build_graph(arcs, name, inf, opts);
+      check_row_range(rows, g.n, ("read_graph_rows: " + name).c_str());
+      csr_rows<W> out;
+      out.n = g.n;
+      out.rows = rows;
+      const arc_index b = g.row_offsets[rows.begin], e = g.row_offsets[rows.end];
+      for (vertex u = rows.begin; u <= rows.end; ++u)
+        out.row_offsets.push_back(g.row_offsets[u] - b);
+      out.columns.assign(g.columns.begin() + static_cast<std::ptrdiff_t>(b),
+                         g.columns.begin() + static_cast<std::ptrdiff_t>(e));
+      out.weights.assign(g.weights.begin() + static_cast<std::ptrdiff_t>(b),
+                         g.weights.begin() + static_cast<std::ptrdiff_t>(e));
+      return out;
+    }
+    check_text(in.data(), in.size(), true, name, f);
+    row_filter filter;
+    filter.all = false;
+    filter.either = opts.build.symmetrize;
+    filter.begin = rows.begin;
+    filter.size = rows.size();
+    text_input tin(in, name, progress);
+    // Sequential (parallel == nullptr): the line numbers of errors are exact at once.
+    switch (f) {
+      case graph_format::matrix_market:
+        parse_matrix_market<W>(tin, opts, inf, nullptr, arcs, filter);
+        break;
+      case graph_format::dimacs:
+        parse_dimacs<W>(tin, opts, inf, nullptr, arcs, filter);
+        break;
+      default:
+        parse_snap<W>(tin, opts, inf, nullptr, arcs, filter);
+        break;
+    }
+    progress.done();
+  }  // the input's bytes are freed before the block is built
+  try {
+    return build_csr_rows(arcs, rows, opts.build);
+  } catch (const error& e) {
+    throw error(e.code(), name + ": " + e.what());
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Writers
 
@@ -2088,6 +2178,8 @@ void write_binary_cache(const csr<W>& g, const std::string& path) {
   template arc_list<W> read_arcs<W>(const graph_input&, const read_options&, graph_file_info*); \
   template csr<W> read_graph<W>(const graph_input&, const read_options&, graph_file_info*);     \
   template csr<W> read_graph<W>(graph_input&&, const read_options&, graph_file_info*);          \
+  template csr_rows<W> read_graph_rows<W>(const std::string&, row_range, const read_options&,   \
+                                          graph_file_info*);                                    \
   template void write_matrix_market<W>(const csr<W>&, const std::string&);                      \
   template void write_galois<W>(const csr<W>&, const std::string&);                             \
   template void write_binary_cache<W>(const csr<W>&, const std::string&);

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "tropic/csr.hpp"
+#include "tropic/partition.hpp"
 
 namespace tropic {
 
@@ -105,6 +106,19 @@ csr<W> read_graph(const graph_input& in, const read_options& opts = {},
 template <class W>
 csr<W> read_graph(graph_input&& in, const read_options& opts = {},
                   graph_file_info* info = nullptr);
+
+// Rows [rows.begin, rows.end) of exactly the CSR read_graph(path, opts) returns, as one part of a
+// 1D row partition reads them (issue 38): the file is parsed once by read_graph's own line
+// parsers and only arcs whose source row is in the block are kept (with opts.build.symmetrize,
+// those with either endpoint there; a Matrix Market `symmetric` file's mirrored arcs likewise),
+// then built with build_csr's duplicate and self-loop rules. Text formats (Matrix Market, DIMACS,
+// SNAP, gzipped or not): memory is the decompressed input plus the block. Binary formats are read
+// whole and sliced. A range with begin > end, or past n (known once the file is read), is
+// error(invalid_value); rows outside the block are never built, so duplicate_policy::error sees
+// only the block's parallel arcs. partition_vertices(n, P) gives ranges without the whole graph.
+template <class W>
+csr_rows<W> read_graph_rows(const std::string& path, row_range rows, const read_options& opts = {},
+                            graph_file_info* info = nullptr);
 
 template <class W>
 void write_matrix_market(const csr<W>& g, const std::string& path);

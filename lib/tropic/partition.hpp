@@ -47,6 +47,14 @@ struct csr_rows {
   arc_index arcs() const noexcept { return columns.size(); }
 };
 
+// Rows [rows.begin, rows.end) of build_csr(arcs, options), from any arc list that holds at least
+// the arcs whose source is in the block (with options.symmetrize, whose source or target is):
+// others are ignored. Same checks and rules as build_csr (endpoints < arcs.n, finite weights,
+// self-loops, duplicate policy, input order for keep_first / keep_last); O(block + arcs) memory.
+template <class W>
+csr_rows<W> build_csr_rows(const arc_list<W>& arcs, row_range rows,
+                           const build_options& options = {});
+
 // Throws error(invalid_value) naming `who` unless rows.begin <= rows.end <= n.
 void check_row_range(row_range rows, vertex n, const char* who);
 
