@@ -2029,6 +2029,7 @@ csr_rows<W> read_graph_rows(const std::string& path, row_range rows, const read_
     }
     progress.done();
   }  // the input's bytes are freed before the block is built
+  check_row_range(rows, arcs.n, ("read_graph_rows: " + name).c_str());  // n is known only now
   try {
     return build_csr_rows(arcs, rows, opts.build);
   } catch (const error& e) {

@@ -239,8 +239,10 @@ TEST_SUITE("read_graph_rows") {
     const std::string path = t.file("small.gr", "p sp 4 2\na 1 2 5\na 3 4 1\n");
     CHECK_THROWS_WITH_AS(read_graph_rows<float>(path, {3, 1}), doctest::Contains("first > last"),
                          error);
-    CHECK_THROWS_WITH_AS(read_graph_rows<float>(path, {2, 5}),
-                         doctest::Contains("ends past the graph's 4 rows"), error);
+    const std::string past =
+        "read_graph_rows: " + path + ": row range [2, 5) ends past the graph's 4 rows";
+    CHECK_THROWS_WITH_AS(read_graph_rows<float>(path, {2, 5}), doctest::Contains(past.c_str()),
+                         error);
     CHECK_THROWS_WITH_AS(read_graph_rows<float>(path, {2, 5}), doctest::Contains("small.gr"),
                          error);
     CHECK_THROWS_AS(read_graph_rows<float>(t.file("bad.gr", "p sp 2 1\na 1 3 5\n"), {0, 1}), error);
@@ -256,7 +258,8 @@ TEST_SUITE("read_graph_rows") {
     check_file_blocks<double>(bin, {});
   }
 
-  TEST_CASE("the shared real graphs (DIMACS, symmetric Matrix Market, SNAP; gzipped) in blocks") {
+  TEST_CASE(
+      "the shared real graphs in blocks: DIMACS, symmetric Matrix Market, SNAP, all gzipped") {
     const std::pair<const char*, std::vector<std::size_t>> graphs[] = {
         {"USA-road-d.NY.gr.gz", {3, 7}}, {"mdual.mtx.gz", {3}}, {"cnr-2000.el.gz", {2}}};
     for (const auto& [name, part_counts] : graphs) {
