@@ -1968,9 +1968,10 @@ csr<W> read_graph(graph_input&& in, const read_options& opts, graph_file_info* i
 
 // One pass over the input with every line parsed by the same handlers as read_graph, keeping
 // only the block's arcs (row_filter), then build_csr_rows with the same rules as build_csr.
-// The decompressed bytes are held whole while they are parsed (load_path, as read_graph): the
-// arcs and the CSR, the large part of a read, are the block's only. Binary formats are a CSR
-// already: read whole, then sliced.
+// The decompressed bytes are held whole while they are parsed (load_path, as read_graph); the
+// arc list and the CSR hold the block's arcs only. Streaming the body in chunks of lines (the
+// headers parse apart already) would bound the bytes too. Binary formats are a CSR already:
+// read whole, then sliced.
 template <class W>
 csr_rows<W> read_graph_rows(const std::string& path, row_range rows, const read_options& opts,
                             graph_file_info* info) {
