@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "certify_checks.hpp"
 #include "negative_graphs.hpp"
 #include "random_graphs.hpp"
 #include "tropic/partition.hpp"
@@ -17,18 +18,11 @@
 
 using namespace tropic;
 
+using tropic::testing::certify_in_parts;
+
 namespace {
 
 constexpr std::size_t partition_counts[] = {1, 2, 3, 7, 64};
-
-// The check as P parts would run it, each on its own rows.
-template <class W>
-std::string certify_in_parts(const csr<W>& g, vertex s, const result<W>& r, std::size_t parts) {
-  std::vector<certificate_part> checked;
-  for (const row_range& rows : partition_rows(g, parts))
-    checked.push_back(certify_rows(g, s, r, rows));
-  return certify_combine(s, r, checked);
-}
 
 // certify, after checking every partitioned form agrees with it exactly.
 template <class W>

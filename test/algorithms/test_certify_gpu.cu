@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "certify_checks.hpp"
 #include "gpu_test.hpp"
 #include "negative_graphs.hpp"
 #include "random_graphs.hpp"
@@ -16,15 +17,9 @@
 
 using namespace tropic;
 
-namespace {
+using tropic::testing::certify_in_parts;
 
-template <class W>
-std::string certify_in_parts(const csr<W>& g, vertex s, const result<W>& r, std::size_t parts) {
-  std::vector<certificate_part> checked;
-  for (const row_range& rows : partition_rows(g, parts))
-    checked.push_back(certify_rows(g, s, r, rows));
-  return certify_combine(s, r, checked);
-}
+namespace {
 
 template <class W>
 result<W> solved(const csr<W>& g, vertex s, algorithm a) {
