@@ -86,13 +86,18 @@ __global__ void tight_arcs(csr_view<W> a, const W* dist, vertex source, bool wan
 // takes one from a neighbour that already has one (or is the source). A parent is always
 // adopted before its child, so the parent pointers form a tree. With negative arcs
 // (`any_tight`) every tight arc counts: a breadth-first tree over the tight arcs from the source.
+// `settled` is the parents the round reads: `parent` itself on one GPU; on several, a copy of the
+// parents every part agreed on before the round, so that a vertex adopted by one part in this
+// round is never a parent in another's (their choices are then merged by a min).
 template <class W>
 __global__ void adopt_equal_distance(csr_view<W> a, const W* dist, vertex source, bool any_tight,
-                                     unsigned long long* parent, unsigned long long* adopted) {
+                                     const unsigned long long* settled, unsigned long long* parent,
+                                     unsigned long long* adopted) {
   for_each_arc_of_reached_rows(a, dist, [&](vertex u, W du, vertex v, W w) {
     if (v == source || saturating_add(du, w) != dist[v] || (!any_tight && dist[v] != du)) return;
-    if (u != source && cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(parent[u])
-                               .load(cuda::memory_order_relaxed) == no_parent)
+    if (u != source &&
+        cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(settled[u])
+                .load(cuda::memory_order_relaxed) == no_parent)
       return;
     if (atomicCAS(&parent[v], no_parent, static_cast<unsigned long long>(u)) == no_parent)
       atomicAdd(adopted, 1ull);
@@ -100,6 +105,31 @@ __global__ void adopt_equal_distance(csr_view<W> a, const W* dist, vertex source
 }
 
 }  // namespace
+
+template <class W>
+void tight_arc_pass(const csr_view<W>& a, const W* distances, vertex source, bool parents,
+                    bool rising_only, unsigned long long* parent, unsigned long long* overflow,
+                    cudaStream_t stream) {
+  tight_arcs<<<arc_pass_blocks(a.arcs), 256, 0, stream>>>(a, distances, source, parents,
+                                                          rising_only, parent, overflow);
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class W>
+void adoption_round(const csr_view<W>& a, const W* distances, vertex source, bool any_tight,
+                    const unsigned long long* settled, unsigned long long* parent,
+                    unsigned long long* adopted, cudaStream_t stream) {
+  TROPIC_CUDA_CHECK(cudaMemsetAsync(adopted, 0, sizeof(unsigned long long), stream));
+  adopt_equal_distance<<<arc_pass_blocks(a.arcs), 256, 0, stream>>>(a, distances, source,
+                                                                    any_tight, settled, parent,
+                                                                    adopted);
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class W>
+bool needs_adoption(const graph_stats& s) noexcept {
+  return s.arcs > 0 && (s.min_weight <= 0 || std::is_floating_point_v<W>);
+}
 
 template <class W>
 void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
@@ -110,20 +140,16 @@ void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
   TROPIC_CUDA_CHECK(cudaMemsetAsync(overflow.data(), 0xff, sizeof(unsigned long long), stream));
   if (opts.parents)
     TROPIC_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(unsigned long long), stream));
-  const unsigned blocks = arc_pass_blocks(a.arcs());
   const bool negative = a.stats().has_negative_weight;
-  tight_arcs<<<blocks, 256, 0, stream>>>(a.view(), distances, source, opts.parents, !negative,
-                                         parent.data(), overflow.data());
-  TROPIC_CUDA_CHECK(cudaGetLastError());
-  if (opts.parents && a.arcs() > 0 && (a.stats().min_weight <= 0 || std::is_floating_point_v<W>)) {
+  tight_arc_pass(a.view(), distances, source, opts.parents, !negative, parent.data(),
+                 overflow.data(), stream);
+  if (opts.parents && needs_adoption<W>(a.stats())) {
     // Only graphs with zero weights (or float absorption) need adoption rounds; one round per
     // hop of the longest equal-distance chain, each ending in a counter read.
     device_buffer<unsigned long long> adopted(1, stream);
     for (;;) {
-      TROPIC_CUDA_CHECK(cudaMemsetAsync(adopted.data(), 0, sizeof(unsigned long long), stream));
-      adopt_equal_distance<<<blocks, 256, 0, stream>>>(a.view(), distances, source, negative,
-                                                      parent.data(), adopted.data());
-      TROPIC_CUDA_CHECK(cudaGetLastError());
+      adoption_round(a.view(), distances, source, negative, parent.data(), parent.data(),
+                     adopted.data(), stream);
       unsigned long long count = 0;
       TROPIC_CUDA_CHECK(cudaMemcpyAsync(&count, adopted.data(), sizeof count, cudaMemcpyDeviceToHost, stream));
       TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -133,12 +159,21 @@ void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
   unsigned long long overflow_vertex = 0;
   TROPIC_CUDA_CHECK(cudaMemcpyAsync(&overflow_vertex, overflow.data(), sizeof overflow_vertex,
                                     cudaMemcpyDeviceToHost, stream));
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  finish_download(n, distances, opts.parents ? parent.data() : nullptr, overflow_vertex, opts,
+                  out, stream);
+}
+
+template <class W>
+void finish_download(vertex n, const W* distances, const unsigned long long* parent,
+                     unsigned long long overflow_vertex, const options& opts, result<W>& out,
+                     cudaStream_t stream) {
   std::vector<W> dist(n);
   TROPIC_CUDA_CHECK(cudaMemcpyAsync(dist.data(), distances, n * sizeof(W), cudaMemcpyDeviceToHost,
                                     stream));
-  std::vector<unsigned long long> par(opts.parents ? n : 0);
-  if (opts.parents)
-    TROPIC_CUDA_CHECK(cudaMemcpyAsync(par.data(), parent.data(), n * sizeof(unsigned long long),
+  std::vector<unsigned long long> par(parent ? n : 0);
+  if (parent)
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(par.data(), parent, n * sizeof(unsigned long long),
                                       cudaMemcpyDeviceToHost, stream));
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
   const W cut = cutoff_limit<W>(opts.cutoff);
@@ -152,10 +187,10 @@ void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
     for (vertex v = 0; v < n; ++v)
       if (dist[v] > cut) {
         dist[v] = infinity<W>();
-        if (opts.parents) par[v] = no_parent;
+        if (parent) par[v] = no_parent;
       }
   out.distances = std::move(dist);
-  if (opts.parents) {
+  if (parent) {
     out.parents.resize(n);
     for (vertex v = 0; v < n; ++v)
       out.parents[v] = par[v] == no_parent ? -1 : static_cast<std::int64_t>(par[v]);
@@ -172,6 +207,14 @@ double resolve_delta(const device_matrix<W>& a, const options& opts) {
 #define TROPIC_INSTANTIATE(W)                                                                  \
   template void finish_result<W>(const device_matrix<W>&, const W*, vertex, const options&,   \
                                  result<W>&, cudaStream_t);                                    \
+  template void tight_arc_pass<W>(const csr_view<W>&, const W*, vertex, bool, bool,            \
+                                  unsigned long long*, unsigned long long*, cudaStream_t);      \
+  template void adoption_round<W>(const csr_view<W>&, const W*, vertex, bool,                  \
+                                  const unsigned long long*, unsigned long long*,               \
+                                  unsigned long long*, cudaStream_t);                           \
+  template bool needs_adoption<W>(const graph_stats&) noexcept;                                 \
+  template void finish_download<W>(vertex, const W*, const unsigned long long*,                 \
+                                   unsigned long long, const options&, result<W>&, cudaStream_t); \
   template double resolve_delta<W>(const device_matrix<W>&, const options&);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 

@@ -89,6 +89,27 @@ template <class W>
 void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
                    const options& opts, result<W>& out, cudaStream_t stream);
 
+// The pieces of finish_result, for a result whose arcs lie on several devices (algorithms/
+// delta_stepping_distributed.cu): the pass over a view's arcs (overflow and the least tight
+// rising parent; `parent` and `overflow` start at ~0), one adoption round that reads the parents
+// in `settled` and writes `parent` (the same array on one GPU; `adopted` is zeroed, then counts
+// the adopted vertices), whether adoption rounds are needed, and the download with the cutoff
+// applied and the overflow reported (`parent` null: no parents).
+template <class W>
+void tight_arc_pass(const csr_view<W>& a, const W* distances, vertex source, bool parents,
+                    bool rising_only, unsigned long long* parent, unsigned long long* overflow,
+                    cudaStream_t stream);
+template <class W>
+void adoption_round(const csr_view<W>& a, const W* distances, vertex source, bool any_tight,
+                    const unsigned long long* settled, unsigned long long* parent,
+                    unsigned long long* adopted, cudaStream_t stream);
+template <class W>
+bool needs_adoption(const graph_stats& s) noexcept;
+template <class W>
+void finish_download(vertex n, const W* distances, const unsigned long long* parent,
+                     unsigned long long overflow_vertex, const options& opts, result<W>& out,
+                     cudaStream_t stream);
+
 // Resolves options.delta: 0 -> choose_delta(a.stats()), else the given value.
 template <class W>
 double resolve_delta(const device_matrix<W>& a, const options& opts);
