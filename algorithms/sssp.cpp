@@ -191,6 +191,25 @@ void throw_cutoff_parents_negative() {
 
 template <class W>
 result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
+  if (opts.devices.size() == 1) {
+    options one = opts;
+    one.device = opts.devices[0];
+    one.devices.clear();
+    return sssp(g, source, one);
+  }
+  if (!opts.devices.empty()) {
+    // Several GPUs: delta-stepping only; the CPU algorithms do not take a device list.
+    if (opts.algorithm != algorithm::automatic && opts.algorithm != algorithm::delta_stepping)
+      throw error(error_code::invalid_value,
+                  std::string("on several GPUs only delta_stepping runs (asked: ") +
+                      algorithm_name(opts.algorithm) + ")");
+    detail::check_sssp_arguments(g, source, algorithm::delta_stepping);
+#if defined(TROPIC_HAVE_CUDA)
+    return detail::distributed_sssp(g, source, opts);
+#else
+    throw error(error_code::no_device, "several GPUs were asked for; this build has no CUDA");
+#endif
+  }
   const options resolved = detail::resolve_options(g, opts);
   detail::check_sssp_arguments(g, source, resolved.algorithm);
 

@@ -64,6 +64,11 @@ struct options {
                            // algorithms/delta_stepping.cu)
   bool parents = false;    // also compute a shortest-path tree
   int device = 0;          // CUDA device ordinal for GPU algorithms
+  // Several GPUs of one host (tropic/distributed.hpp): two or more distinct ordinals run
+  // delta-stepping with A split by rows over them, the improved distances exchanged through NCCL
+  // (automatic and delta_stepping only; the same answers as one GPU). One ordinal is `device`;
+  // empty: `device` alone.
+  std::vector<int> devices;
   bool verbose = false;
   // scipy's `limit`: a vertex farther than cutoff is reported unreachable (infinity, parent -1)
   // and the search does not expand past it, so the work is that of the ball, not the graph.

@@ -15,6 +15,13 @@ template <class W>
 result<W> gpu_sssp(const csr<W>& g, vertex source, const options& opts);
 #endif
 
+#if defined(TROPIC_HAVE_CUDA)
+// algorithms/delta_stepping_distributed.cu: g split over opts.devices and solved there (the
+// split and upload timed as setup_milliseconds).
+template <class W>
+result<W> distributed_sssp(const csr<W>& g, vertex source, const options& opts);
+#endif
+
 // Throws invalid_index when source >= n, and invalid_value for negative weights when the
 // algorithm needs non-negative ones (every one but bellman_ford, graphblas_cpu, automatic).
 template <class W>

@@ -1,0 +1,662 @@
+// Delta-stepping over the GPUs of one host (issue 38; tropic/distributed.hpp): the algebra of
+// delta_stepping.cu on each part of a 1D row partition (CombBLAS's layout), with the improved
+// distances sent to the vertices' owners through NCCL after every step.
+//
+// Rank p owns the vertices of ranges()[p] and the rows of A that leave them. Its dense t holds
+// every vertex: exact for its own, for the others the least value it has sent their owner (it
+// sends a value only when it improves on that, so a stale view costs traffic, never exactness).
+// A step on every rank at once:
+//   tB = t .* B;  t = min(t, AL' min.+ tB), I = the entries of t it improved  (tropic's vxm)
+//   to each owner q != p, the entries of I that q owns, as (v, t[v])           (route_improved)
+//   NCCL send/receive with every peer; t[v] = min(t[v], d) for each received   (apply_received)
+//   B = this rank's improved vertices inside bucket i; the light loop ends when B is empty on
+//   every rank (the counts meet at the ranks' rendezvous, distributed_ranks.hpp).
+// The heavy step and the step to the next non-empty bucket are the same shape, the bucket's lower
+// end the least of the ranks' minima. A step pulls instead when its frontier is large and A is
+// symmetric (a part's rows are then its vertices' in-arcs): every rank's frontier is gathered
+// by NCCL, and each rank's pull improves only its own vertices.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "bucket_bounds.cuh"
+#include "distributed_nccl.hpp"
+#include "distributed_ranks.hpp"
+#include "policy.hpp"
+#include "tropic/detail/cutoff.hpp"
+#include "tropic/detail/gpu_backends.hpp"
+#include "tropic/distributed.hpp"
+#include "tropic/operators.hpp"
+#include "tropic/semiring.hpp"
+#include "tropic/tuning.hpp"
+
+namespace tropic {
+namespace detail {
+namespace {
+
+constexpr std::size_t max_parts = 64;
+constexpr unsigned block_threads = 256;
+
+// Where the parts begin (begin[p], and begin[parts] = n), passed to kernels by value.
+struct part_bounds {
+  vertex begin[max_parts + 1];
+  unsigned parts;
+  __device__ unsigned owner(vertex v) const {
+    unsigned p = 0;
+    while (v >= begin[p + 1]) ++p;
+    return p;
+  }
+};
+
+unsigned blocks_for(std::size_t items) {
+  return unsigned(std::clamp<std::size_t>((items + block_threads - 1) / block_threads, 1, 8192));
+}
+
+// A slot in the list counted by *counter: one atomic per warp and key instead of one per lane.
+__device__ __forceinline__ unsigned long long append_slot(unsigned long long* counter,
+                                                          unsigned key) {
+  const unsigned active = __activemask();
+  const unsigned peers = __match_any_sync(active, key);
+  const int leader = __ffs(peers) - 1;
+  const int lane = int(threadIdx.x & 31u);
+  unsigned long long base = 0;
+  if (lane == leader) base = atomicAdd(counter, (unsigned long long)__popc(peers));
+  base = __shfl_sync(peers, base, leader);
+  return base + __popc(peers & ((1u << lane) - 1u));
+}
+
+template <class W>
+__device__ __forceinline__ bool inside(W x, const value_range<W>& r) {
+  return !(x < r.lo) && x < r.hi;
+}
+
+// The entries of I: this rank's own into `next` when inside the bucket (once per step: the stamp),
+// the others into the send block of their owner q (at q's first vertex: q owns at most that many).
+template <class W>
+__global__ void route_improved(const vertex* improved, std::size_t count, const W* t,
+                               part_bounds bounds, unsigned me, value_range<W> bucket,
+                               vertex* send_ids, W* send_values, unsigned long long* send_counts,
+                               vertex* next, unsigned long long* next_count, std::uint32_t* stamp,
+                               std::uint32_t now) {
+  const vertex own_begin = bounds.begin[me];
+  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
+       j += std::size_t(gridDim.x) * blockDim.x) {
+    const vertex v = improved[j];
+    const unsigned q = bounds.owner(v);
+    const W d = t[v];
+    if (q == me) {
+      if (inside(d, bucket) && atomicExch(&stamp[v - own_begin], now) != now)
+        next[append_slot(next_count, 0)] = v;
+    } else {
+      const std::size_t at = bounds.begin[q] + append_slot(&send_counts[q], q);
+      send_ids[at] = v;
+      send_values[at] = d;
+    }
+  }
+}
+
+// t[v] = min(t[v], d) for each received (v, d); v joins `next` when d improved it inside the bucket.
+template <class W>
+__global__ void apply_received(const vertex* ids, const W* values, std::size_t count, W* t,
+                               vertex own_begin, value_range<W> bucket, vertex* next,
+                               unsigned long long* next_count, std::uint32_t* stamp,
+                               std::uint32_t now) {
+  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
+       j += std::size_t(gridDim.x) * blockDim.x) {
+    const vertex v = ids[j];
+    const W d = values[j];
+    if (!(d < t[v])) continue;
+    const W old = atomic_min(&t[v], d);
+    if (d < old && inside(d, bucket) && atomicExch(&stamp[v - own_begin], now) != now)
+      next[append_slot(next_count, 0)] = v;
+  }
+}
+
+// *sum += the arcs [first[u], last[u]) of each listed row u (ids null: rows begin .. begin +
+// count - 1): the frontier's arcs in one part of A, for the direction rule.
+__global__ void count_arcs(const vertex* ids, vertex begin, std::size_t count,
+                           const arc_index* first, const arc_index* last,
+                           unsigned long long* sum) {
+  unsigned long long mine = 0;
+  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
+       j += std::size_t(gridDim.x) * blockDim.x) {
+    const vertex u = ids ? ids[j] : begin + vertex(j);
+    mine += last[u] - first[u];
+  }
+  for (int offset = 16; offset > 0; offset /= 2) mine += __shfl_down_sync(0xffffffffu, mine, offset);
+  if ((threadIdx.x & 31u) == 0 && mine) atomicAdd(sum, mine);
+}
+
+// dense[ids[j]] = values[j] (values null: the identity, undoing an earlier scatter).
+template <class W>
+__global__ void scatter(const vertex* ids, const W* values, std::size_t count, W* dense) {
+  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
+       j += std::size_t(gridDim.x) * blockDim.x)
+    dense[ids[j]] = values ? values[j] : infinity<W>();
+}
+
+template <class W>
+__device__ __forceinline__ W warp_min(W x) {
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const W y = __shfl_down_sync(0xffffffffu, x, offset);
+    x = y < x ? y : x;
+  }
+  return x;
+}
+
+// out = { (v, t[v]) : v owned, t[v] in range }, and *least = min of the owned t[v] in
+// least_range (select_reduce_min of operators.hpp over the rank's own vertices).
+template <class W>
+__global__ void select_owned(const W* t, vertex begin, vertex end, value_range<W> range,
+                             vertex* out_ids, W* out_values, unsigned long long* count,
+                             value_range<W> least_range, W* least) {
+  W mine = infinity<W>();
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  const std::size_t rows = end - begin;
+  const std::size_t first = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  const std::size_t rounds = (rows + stride - 1) / stride;
+  for (std::size_t r = 0; r < rounds; ++r) {  // every lane to the end: warp_min below
+    const std::size_t j = first + r * stride;
+    if (j >= rows) continue;
+    const vertex v = begin + vertex(j);
+    const W x = t[v];
+    if (inside(x, range)) {
+      const unsigned long long at = append_slot(count, 0);
+      out_ids[at] = v;
+      out_values[at] = x;
+    }
+    if (inside(x, least_range) && x < mine) mine = x;
+  }
+  mine = warp_min(mine);
+  if ((threadIdx.x & 31u) == 0 && mine < infinity<W>()) atomic_min(least, mine);
+}
+
+// The state of one rank: its part, its vectors, its exchange buffers.
+template <class W>
+struct rank_solver {
+  const distributed_matrix<W>& matrix;
+  std::size_t me;
+  rank_group& group;
+  const options& opts;
+  bucket_bounds<W> buckets;  // widened once at most (solve)
+  vertex source;
+
+  const device_matrix<W>& A = matrix.part(me);
+  const vertex n = A.rows();
+  const std::size_t parts = matrix.parts();
+  const row_range own = matrix.ranges()[me];
+  part_bounds bounds{};
+  cuda_stream stream;
+  gpu_context ctx{stream};
+  dense_vector<W> t{n, stream};
+  sparse_vector<W> B{n, stream}, tB{n, stream}, I{n, stream};
+  // send block of part q at its first vertex; receive block of peer q at q * |own|
+  device_buffer<vertex> send_ids{n, stream};
+  device_buffer<W> send_values{n, stream};
+  device_buffer<vertex> recv_ids{std::size_t(own.size()) * parts, stream};
+  device_buffer<W> recv_values{std::size_t(own.size()) * parts, stream};
+  device_buffer<std::uint32_t> stamps{std::max<std::size_t>(own.size(), 1), stream};
+  device_buffer<unsigned long long> counters{parts + 1, stream};  // sends, then `next`
+  device_buffer<W> least{1, stream};
+  // Pulls (symmetric A only: row v's arcs are v's in-arcs): every rank's frontier, gathered at
+  // its part's first vertex, and scattered densely for the pull.
+  const bool may_pull = matrix.stats().symmetric;
+  device_buffer<vertex> gathered_ids{may_pull ? n : 0, stream};
+  device_buffer<W> gathered_values{may_pull ? n : 0, stream};
+  dense_vector<W> frontier{may_pull ? n : 0, stream};
+  pinned_buffer<unsigned long long> counters_host{parts + 1};
+  std::uint32_t now = 0;
+  std::uint64_t exchanged = 0;  // entries sent to peers (statistics)
+
+  rank_solver(const distributed_matrix<W>& m, std::size_t rank, rank_group& g, const options& o,
+              const bucket_bounds<W>& b, vertex s)
+      : matrix(m), me(rank), group(g), opts(o), buckets(b), source(s) {
+    for (std::size_t p = 0; p < parts; ++p) bounds.begin[p] = matrix.ranges()[p].begin;
+    bounds.begin[parts] = n;
+    bounds.parts = unsigned(parts);
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(stamps.data(), 0, stamps.size() * sizeof(std::uint32_t),
+                                      stream));
+  }
+
+  // Waits for this rank's stream without blocking on a peer that failed: a stream stuck in an
+  // NCCL call whose peer is gone is released by aborting this rank's communicator (run_ranks'
+  // on_failure), after which the wait ends.
+  void wait() {
+    for (;;) {
+      const cudaError_t status = cudaStreamQuery(stream);
+      if (status == cudaSuccess) return;
+      if (status != cudaErrorNotReady) TROPIC_CUDA_CHECK(status);
+      if (group.failed()) throw rank_failed{};
+      std::this_thread::yield();
+    }
+  }
+
+  // The counters of the last kernels, to the host (after wait()).
+  void read_counters() {
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(counters_host.data(), counters.data(),
+                                      (parts + 1) * sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost, stream));
+    wait();
+    ++ctx.round_trips;
+  }
+
+  // B = { v owned : t[v] in range }, with values; returns the least owned t[v] in least_range.
+  W select(sparse_vector<W>& out, value_range<W> range, value_range<W> least_range) {
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, (parts + 1) * sizeof(unsigned long long),
+                                      stream));
+    const W none = infinity<W>();
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(least.data(), &none, sizeof(W), cudaMemcpyHostToDevice,
+                                      stream));
+    select_owned<<<blocks_for(own.size()), block_threads, 0, stream>>>(
+        t.data(), own.begin, own.end, range, out.indices(), out.values(),
+        counters.data() + parts, least_range, least.data());
+    TROPIC_CUDA_CHECK(cudaGetLastError());
+    W lowest = none;
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(&lowest, least.data(), sizeof(W), cudaMemcpyDeviceToHost,
+                                      stream));
+    read_counters();
+    out.set_nvals(counters_host.data()[parts]);
+    return lowest;
+  }
+
+  // After a vxm that listed its improved entries in I: route, exchange, apply. B becomes this
+  // rank's vertices improved inside `bucket`; returns the size of B over every rank.
+  std::uint64_t exchange(value_range<W> bucket) {
+    ++now;
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, (parts + 1) * sizeof(unsigned long long),
+                                      stream));
+    if (I.nvals() > 0) {
+      route_improved<<<blocks_for(I.nvals()), block_threads, 0, stream>>>(
+          I.indices(), I.nvals(), t.data(), bounds, unsigned(me), bucket, send_ids.data(),
+          send_values.data(), counters.data(), B.indices(), counters.data() + parts,
+          stamps.data(), now);
+      TROPIC_CUDA_CHECK(cudaGetLastError());
+    }
+    read_counters();
+    std::vector<unsigned long long> sends(counters_host.data(), counters_host.data() + parts);
+    const std::size_t kept = counters_host.data()[parts];
+    struct row { unsigned long long to[max_parts]; };
+    row mine{};
+    std::copy(sends.begin(), sends.end(), mine.to);
+    const std::vector<row> all = group.all_gather(me, mine);
+    std::vector<std::size_t> receive(parts, 0);
+    std::size_t received = 0;
+    for (std::size_t q = 0; q < parts; ++q) {
+      receive[q] = q == me ? 0 : std::size_t(all[q].to[me]);
+      received += receive[q];
+      if (q != me) exchanged += sends[q];
+    }
+    if (parts > 1) {
+      const std::size_t cap = own.size();
+      std::vector<const void*> out(parts);
+      std::vector<void*> in(parts);
+      std::vector<std::size_t> out_bytes(parts), in_bytes(parts);
+      // ids then values: two groups, so that each message is one contiguous block
+      for (int pass = 0; pass < 2; ++pass) {
+        for (std::size_t q = 0; q < parts; ++q) {
+          const std::size_t at = matrix.ranges()[q].begin;
+          out[q] = pass == 0 ? static_cast<const void*>(send_ids.data() + at)
+                             : static_cast<const void*>(send_values.data() + at);
+          in[q] = pass == 0 ? static_cast<void*>(recv_ids.data() + q * cap)
+                            : static_cast<void*>(recv_values.data() + q * cap);
+          const std::size_t item = pass == 0 ? sizeof(vertex) : sizeof(W);
+          out_bytes[q] = q == me ? 0 : std::size_t(sends[q]) * item;
+          in_bytes[q] = receive[q] * item;
+        }
+        matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream);
+      }
+      for (std::size_t q = 0; q < parts; ++q) {
+        if (!receive[q]) continue;
+        apply_received<<<blocks_for(receive[q]), block_threads, 0, stream>>>(
+            recv_ids.data() + q * cap, recv_values.data() + q * cap, receive[q], t.data(),
+            own.begin, bucket, B.indices(), counters.data() + parts, stamps.data(), now);
+        TROPIC_CUDA_CHECK(cudaGetLastError());
+      }
+    }
+    std::size_t next = kept;
+    if (received > 0) {
+      read_counters();
+      next = counters_host.data()[parts];
+    }
+    B.set_nvals(next);
+    std::uint64_t total = 0;
+    for (std::uint64_t c : group.all_gather(me, std::uint64_t(next))) total += c;
+    return total;
+  }
+
+  // One push of `u` over a part of A: t = min(t, A' min.+ u), I = the improved entries.
+  void push(const sparse_vector<W>& u, const matrix_operand<W>& part, statistics& st) {
+    I.clear();
+    if (u.nvals() == 0) return;
+    descriptor push_only;
+    push_only.dir = direction::push;
+    const value_range<W> everything{};  // [0, ∞): the improved entries wherever they lie
+    vxm(t, no_mask<W>(), accumulator::min, min_plus<W>(), u, part, push_only, ctx, &I, everything);
+    st.vertices_relaxed += u.nvals();
+  }
+
+  // The arcs of part `which` (light or heavy) leaving the listed rows (ids null: every row this
+  // rank owns), summed over every rank.
+  std::uint64_t arcs_over_ranks(const vertex* ids, std::size_t count,
+                                const light_heavy_split<W>& split, row_part which) {
+    const csr_view<W> view = A.view();
+    const arc_index* first = which == row_part::light ? view.row_offsets : split.rows();
+    const arc_index* last = which == row_part::light ? split.rows() : view.row_offsets + 1;
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned long long), stream));
+    if (count)
+      count_arcs<<<blocks_for(count), block_threads, 0, stream>>>(ids, own.begin, count, first,
+                                                                  last, counters.data());
+    TROPIC_CUDA_CHECK(cudaGetLastError());
+    read_counters();
+    std::uint64_t total = 0;
+    for (std::uint64_t c : group.all_gather(me, std::uint64_t(counters_host.data()[0])))
+      total += c;
+    return total;
+  }
+
+  // Beamer et al.'s direction rule as one GPU's vxm applies it (operators.hpp, descriptor), over
+  // every rank's frontier: pull when it holds more than n / pull_ratio rows; on a skewed graph,
+  // for more than n / arc_count_rows_ratio rows, when its arcs exceed the part's arcs over
+  // pull_arc_ratio (a pull reads every arc of the part once, a push the frontier's with an
+  // atomic each).
+  bool pulls(const sparse_vector<W>& u, std::uint64_t frontier_rows,
+             const light_heavy_split<W>& split, row_part which) {
+    if (!may_pull) return false;
+    const graph_stats& g = matrix.stats();
+    const descriptor defaults;
+    if (frontier_rows * defaults.pull_ratio > n) return true;
+    const bool skewed = double(g.max_degree) >= tuning::skewed_degree_ratio * g.avg_degree;
+    if (!skewed || frontier_rows * tuning::arc_count_rows_ratio <= n) return false;
+    std::uint64_t& part_arcs = which == row_part::light ? light_arcs : heavy_arcs;
+    if (part_arcs == ~0ull) part_arcs = arcs_over_ranks(nullptr, own.size(), split, which);
+    return arcs_over_ranks(u.indices(), u.nvals(), split, which) * defaults.pull_arc_ratio >
+           part_arcs;
+  }
+  std::uint64_t light_arcs = ~0ull, heavy_arcs = ~0ull;  // over every rank, once known
+
+  // t = min(t, A min.+ u) over this rank's rows, u = every rank's frontier (gathered): only
+  // this rank's vertices improve, so the exchange after it sends nothing.
+  void pull(const sparse_vector<W>& u, const matrix_operand<W>& part, statistics& st) {
+    I.clear();
+    const std::vector<std::uint64_t> counts = group.all_gather(me, std::uint64_t(u.nvals()));
+    std::vector<const void*> out(parts);
+    std::vector<void*> in(parts);
+    std::vector<std::size_t> out_bytes(parts), in_bytes(parts);
+    for (int pass = 0; pass < 2; ++pass) {
+      const std::size_t item = pass == 0 ? sizeof(vertex) : sizeof(W);
+      for (std::size_t q = 0; q < parts; ++q) {
+        const std::size_t at = matrix.ranges()[q].begin;
+        out[q] = pass == 0 ? static_cast<const void*>(u.indices())
+                           : static_cast<const void*>(u.values());
+        in[q] = pass == 0 ? static_cast<void*>(gathered_ids.data() + at)
+                          : static_cast<void*>(gathered_values.data() + at);
+        out_bytes[q] = q == me ? 0 : std::size_t(u.nvals()) * item;
+        in_bytes[q] = q == me ? 0 : std::size_t(counts[q]) * item;
+      }
+      if (parts > 1) matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream);
+    }
+    auto each_part = [&](bool undo) {
+      for (std::size_t q = 0; q < parts; ++q) {
+        if (!counts[q]) continue;
+        const std::size_t at = matrix.ranges()[q].begin;
+        const vertex* ids = q == me ? u.indices() : gathered_ids.data() + at;
+        const W* values = undo ? nullptr : q == me ? u.values() : gathered_values.data() + at;
+        scatter<<<blocks_for(counts[q]), block_threads, 0, stream>>>(ids, values, counts[q],
+                                                                     frontier.data());
+        TROPIC_CUDA_CHECK(cudaGetLastError());
+      }
+    };
+    each_part(false);
+    descriptor pull_only;
+    pull_only.dir = direction::pull;
+    const value_range<W> everything{};
+    mxv(t, no_mask<W>(), accumulator::min, min_plus<W>(), part, frontier, pull_only, ctx, &I,
+        everything);
+    each_part(true);
+    st.vertices_relaxed += u.nvals();
+  }
+
+  void relax(const sparse_vector<W>& u, std::uint64_t frontier_rows,
+             const matrix_operand<W>& part, statistics& st) {
+    if (pulls(u, frontier_rows, *part.split, part.part))
+      pull(u, part, st);
+    else
+      push(u, part, st);
+  }
+
+  W min_over_ranks(W x) {
+    W lowest = infinity<W>();
+    for (W y : group.all_gather(me, x)) lowest = y < lowest ? y : lowest;
+    return lowest;
+  }
+
+  result<W> solve() {
+    statistics st;
+    st.algorithm = algorithm_name(algorithm::delta_stepping);
+    st.delta = buckets.delta;
+    const W cut = cutoff_limit<W>(opts.cutoff);
+    auto has_heavy = [&] {
+      return !std::isinf(buckets.delta) && !(matrix.stats().max_weight < buckets.delta);
+    };
+    std::optional<light_heavy_split<W>> split;
+    split.emplace(A, buckets.delta, ctx);
+    assign(t, no_mask<W>(), infinity<W>(), false, ctx);
+    if (may_pull) assign(frontier, no_mask<W>(), infinity<W>(), false, ctx);
+    if (source >= own.begin && source < own.end) {
+      sparse_vector<W> s(1, stream);
+      s.upload({source}, {W(0)});
+      assign(t, s, ctx);
+    }
+    sparse_vector<W> S(n, stream);
+    TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    group.barrier(me);
+    const auto start = std::chrono::steady_clock::now();
+
+    // One GPU's widened tail (delta_stepping_schedule.cuh): within the first buckets, once
+    // nearly every vertex with arcs is settled or in the next bucket, one last bucket
+    // [(i+1)Δ, ∞) with every arc light finishes a short, wide search.
+    namespace p = policy::delta_stepping;
+    bool may_widen = !(opts.delta > 0) && !(opts.cutoff < std::numeric_limits<double>::infinity());
+    const double with_arcs = double(n) - double(matrix.stats().isolated);
+    std::uint64_t settled_before = 0, settled_here = 0;
+
+    std::uint64_t i = 0;
+    select(B, buckets.range(0), {});
+    std::uint64_t pending = 0;
+    for (std::uint64_t c : group.all_gather(me, std::uint64_t(B.nvals()))) pending += c;
+    for (;;) {
+      const value_range<W> bucket = buckets.range(i);
+      ++st.buckets;
+      settled_before += settled_here;
+      settled_here = 0;
+      do {
+        // the light loop: tB = t .* B; t = min(t, AL' min.+ tB); B = improved inside bucket i
+        while (pending > 0) {
+          gather(tB, t, B, ctx);
+          relax(tB, pending, light(A, *split), st);
+          ++st.iterations;
+          pending = exchange(bucket);
+        }
+        if (!has_heavy()) break;
+        // S = bucket i, settled; t = min(t, AH' min.+ (t .* S)); stragglers (floats) into B
+        select(S, bucket, {});
+        settled_here = 0;
+        for (std::uint64_t c : group.all_gather(me, std::uint64_t(S.nvals()))) settled_here += c;
+        relax(S, settled_here, heavy(A, *split), st);
+        pending = exchange(bucket);
+      } while (pending > 0);
+      if (bucket.hi == infinity<W>()) break;
+      // the next non-empty bucket: the least t[v] >= (i+1)Δ over every rank
+      const W mine = select(B, buckets.range(i + 1), value_range<W>{bucket.hi, infinity<W>()});
+      const W lowest = min_over_ranks(mine);
+      if (lowest == infinity<W>() || lowest > cut) break;
+      const std::uint64_t following = buckets.index_of(lowest);
+      if (following != i + 1) select(B, buckets.range(following), {});
+      pending = 0;
+      for (std::uint64_t c : group.all_gather(me, std::uint64_t(B.nvals()))) pending += c;
+      if (may_widen && has_heavy() && i + 1 < p::widen_tail_within_buckets &&
+          double(settled_before + settled_here + (following == i + 1 ? pending : 0)) >=
+              p::widen_tail_reached_share * with_arcs) {
+        may_widen = false;
+        buckets = bucket_bounds<W>::from(bucket.hi);
+        split.emplace(A, buckets.delta, ctx);
+        light_arcs = heavy_arcs = ~0ull;
+        st.widened_at = double(bucket.hi);
+        select(B, buckets.range(0), {});
+        pending = 0;
+        for (std::uint64_t c : group.all_gather(me, std::uint64_t(B.nvals()))) pending += c;
+        i = 0;
+        continue;
+      }
+      i = following;
+    }
+    wait();
+    group.barrier(me);
+    st.milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
+    st.arcs_relaxed = ctx.read_arcs_scanned();
+    st.host_round_trips = ctx.round_trips;
+    return finish(st);
+  }
+
+  // Every rank gets every part's distances; the arc pass (overflow, parents) runs on each part's
+  // arcs and its answers meet by a min; rank 0 downloads.
+  result<W> finish(statistics& st) {
+    std::vector<std::size_t> offset(parts), bytes(parts);
+    for (std::size_t q = 0; q < parts; ++q) {
+      offset[q] = std::size_t(matrix.ranges()[q].begin) * sizeof(W);
+      bytes[q] = std::size_t(matrix.ranges()[q].size()) * sizeof(W);
+    }
+    matrix.comms().broadcast_parts(me, reinterpret_cast<unsigned char*>(t.data()), offset, bytes,
+                                   stream);
+    const bool parents = opts.parents;
+    device_buffer<unsigned long long> parent(parents ? n : 0, stream);
+    device_buffer<unsigned long long> overflow(1, stream);
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(overflow.data(), 0xff, sizeof(unsigned long long),
+                                      stream));
+    if (parents)
+      TROPIC_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(unsigned long long),
+                                        stream));
+    tight_arc_pass(A.view(), t.data(), source, parents, true, parent.data(), overflow.data(),
+                   stream);
+    if (parents) matrix.comms().all_reduce_min(me, parent.data(), n, stream);
+    if (parents && needs_adoption<W>(matrix.stats())) {
+      device_buffer<unsigned long long> settled(n, stream), adopted(1, stream);
+      pinned_buffer<unsigned long long> count(1);
+      for (;;) {
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(settled.data(), parent.data(),
+                                          n * sizeof(unsigned long long),
+                                          cudaMemcpyDeviceToDevice, stream));
+        adoption_round(A.view(), t.data(), source, false, settled.data(), parent.data(),
+                       adopted.data(), stream);
+        matrix.comms().all_reduce_min(me, parent.data(), n, stream);
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(count.data(), adopted.data(), sizeof(unsigned long long),
+                                          cudaMemcpyDeviceToHost, stream));
+        wait();
+        std::uint64_t total = 0;
+        for (std::uint64_t c : group.all_gather(me, std::uint64_t(count.data()[0]))) total += c;
+        if (total == 0) break;
+      }
+    }
+    unsigned long long overflow_vertex = 0;
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(&overflow_vertex, overflow.data(), sizeof overflow_vertex,
+                                      cudaMemcpyDeviceToHost, stream));
+    wait();
+    unsigned long long first_overflow = ~0ull;
+    for (unsigned long long v : group.all_gather(me, overflow_vertex))
+      first_overflow = std::min(first_overflow, v);
+    // Statistics: counts add over the ranks; the time is the slowest rank's.
+    struct tally { std::uint64_t vertices, arcs, sent; double ms; };
+    const auto all = group.all_gather(me, tally{st.vertices_relaxed, st.arcs_relaxed, exchanged,
+                                                st.milliseconds});
+    result<W> out;
+    if (me != 0) return out;
+    st.vertices_relaxed = st.arcs_relaxed = 0;
+    for (const tally& x : all) {
+      st.vertices_relaxed += x.vertices;
+      st.arcs_relaxed += x.arcs;
+      st.milliseconds = std::max(st.milliseconds, x.ms);
+    }
+    out.stats = st;
+    finish_download(n, t.data(), parents ? parent.data() : nullptr, first_overflow, opts, out,
+                    stream);
+    return out;
+  }
+};
+
+}  // namespace
+}  // namespace detail
+
+template <class W>
+result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts) {
+  if (a.rows() == 0)
+    throw error(error_code::invalid_value, "the graph has no vertices: there is no source");
+  if (source >= a.rows())
+    throw error(error_code::invalid_index, "source vertex " + std::to_string(source) +
+                                               " is out of range: the graph has " +
+                                               std::to_string(a.rows()) + " vertices (0-based)");
+  if (opts.algorithm != algorithm::automatic && opts.algorithm != algorithm::delta_stepping)
+    throw error(error_code::invalid_value,
+                std::string("on several GPUs only delta_stepping runs (asked: ") +
+                    algorithm_name(opts.algorithm) + ")");
+  if (a.stats().has_negative_weight)
+    throw error(error_code::invalid_value,
+                "delta_stepping on several GPUs needs non-negative weights and the matrix has a "
+                "negative one (least " + std::to_string(a.stats().min_weight) +
+                    "); solve it on one GPU with bellman_ford");
+  if (!(opts.delta >= 0))
+    throw error(error_code::invalid_value, "delta must be positive (or 0 for automatic)");
+  detail::check_cutoff(opts.cutoff);
+  if (a.parts() > detail::max_parts)
+    throw error(error_code::invalid_value, "at most " + std::to_string(detail::max_parts) +
+                                               " GPUs take part in one solve");
+  // Δ as one GPU's delta-stepping starts it (delta_stepping_schedule's initial width, without
+  // its later narrowing or widening: those are one device's schedule).
+  const graph_stats& s = a.stats();
+  namespace p = policy::delta_stepping;
+  const double factor = s.avg_degree >= p::automatic_delta_max_degree ? 1.0
+                        : s.max_degree > p::closure_local_rounds_max_degree
+                            ? p::automatic_delta_factor
+                            : p::automatic_delta_factor_rounds;
+  const detail::bucket_bounds<W> buckets(opts.delta > 0 ? opts.delta
+                                                        : factor * choose_delta(s));
+  a.comms().ensure();
+  result<W> out;
+  detail::rank_group group(a.parts());
+  detail::run_ranks(
+      a.parts(), group,
+      [&](std::size_t rank) {
+        TROPIC_CUDA_CHECK(cudaSetDevice(a.devices()[rank]));
+        detail::rank_solver<W> solver(a, rank, group, opts, buckets, source);
+        result<W> r = solver.solve();
+        if (rank == 0) out = std::move(r);
+      },
+      [&](std::size_t rank) { a.comms().abort(rank); });
+  return out;
+}
+
+namespace detail {
+template <class W>
+result<W> distributed_sssp(const csr<W>& g, vertex source, const options& opts) {
+  const auto start = std::chrono::steady_clock::now();
+  const distributed_matrix<W> a(g, opts.devices);
+  const double setup_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  result<W> r = sssp(a, source, opts);
+  r.stats.setup_milliseconds = setup_ms;
+  return r;
+}
+}  // namespace detail
+
+#define TROPIC_INSTANTIATE(W)                                                        \
+  template result<W> sssp<W>(const distributed_matrix<W>&, vertex, const options&); \
+  template result<W> detail::distributed_sssp<W>(const csr<W>&, vertex, const options&);
+TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
+
+}  // namespace tropic

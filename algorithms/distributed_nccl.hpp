@@ -1,0 +1,147 @@
+// NCCL for the multi-GPU solve (GPU builds): one communicator per part, made by ncclCommInitAll
+// for the matrix's devices, and the three calls the solve makes -- a grouped exchange of byte
+// blocks with every peer, a broadcast of each part's distances, and a min all-reduce. Without
+// NCCL (TROPIC_HAVE_NCCL undefined) only one part exists and none of them is called.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+#if defined(TROPIC_HAVE_NCCL)
+#include <nccl.h>
+#endif
+
+#include "tropic/error.hpp"
+
+namespace tropic::detail {
+
+#if defined(TROPIC_HAVE_NCCL)
+inline void nccl_check(ncclResult_t status, const char* what) {
+  if (status != ncclSuccess)
+    throw error(error_code::cuda, std::string("NCCL ") + what + ": " + ncclGetErrorString(status));
+}
+#endif
+
+class nccl_communicators {
+ public:
+  explicit nccl_communicators(const std::vector<int>& devices) : devices_(devices) { init(); }
+  ~nccl_communicators() { destroy(false); }
+  nccl_communicators(const nccl_communicators&) = delete;
+  nccl_communicators& operator=(const nccl_communicators&) = delete;
+
+  // Before a solve: communicators aborted by a failed solve are made again.
+  void ensure() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (aborted_) {
+      destroy(true);
+      init();
+    }
+  }
+  // A rank failed mid-exchange: its communicator is aborted so that no peer waits forever.
+  void abort(std::size_t rank) {
+#if defined(TROPIC_HAVE_NCCL)
+    std::lock_guard<std::mutex> lock(mutex_);
+    aborted_ = true;
+    if (rank < comms_.size() && comms_[rank]) {
+      ncclCommAbort(comms_[rank]);
+      comms_[rank] = nullptr;
+    }
+#else
+    (void)rank;
+#endif
+  }
+
+  // Sends `send_bytes[q]` bytes at send[q] to every peer q != rank and receives recv_bytes[q]
+  // bytes from it into recv[q], all as one NCCL group on `stream`.
+  void exchange(std::size_t rank, const std::vector<const void*>& send,
+                const std::vector<std::size_t>& send_bytes, const std::vector<void*>& recv,
+                const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) {
+#if defined(TROPIC_HAVE_NCCL)
+    nccl_check(ncclGroupStart(), "group start");
+    for (std::size_t q = 0; q < comms_.size(); ++q) {
+      if (q == rank) continue;
+      if (send_bytes[q])
+        nccl_check(ncclSend(send[q], send_bytes[q], ncclUint8, int(q), comms_[rank], stream),
+                   "send");
+      if (recv_bytes[q])
+        nccl_check(ncclRecv(recv[q], recv_bytes[q], ncclUint8, int(q), comms_[rank], stream),
+                   "receive");
+    }
+    nccl_check(ncclGroupEnd(), "group end");
+#else
+    (void)rank, (void)send, (void)send_bytes, (void)recv, (void)recv_bytes, (void)stream;
+#endif
+  }
+
+  // Every part q broadcasts bytes[q] bytes at data + offset[q] (in place on every rank).
+  void broadcast_parts(std::size_t rank, unsigned char* data,
+                       const std::vector<std::size_t>& offset,
+                       const std::vector<std::size_t>& bytes, cudaStream_t stream) {
+#if defined(TROPIC_HAVE_NCCL)
+    if (comms_.size() < 2) return;
+    nccl_check(ncclGroupStart(), "group start");
+    for (std::size_t q = 0; q < comms_.size(); ++q)
+      if (bytes[q])
+        nccl_check(ncclBroadcast(data + offset[q], data + offset[q], bytes[q], ncclUint8, int(q),
+                                 comms_[rank], stream),
+                   "broadcast");
+    nccl_check(ncclGroupEnd(), "group end");
+#else
+    (void)rank, (void)data, (void)offset, (void)bytes, (void)stream;
+#endif
+  }
+
+  // In place: data[i] = the least data[i] over the ranks.
+  void all_reduce_min(std::size_t rank, unsigned long long* data, std::size_t count,
+                      cudaStream_t stream) {
+#if defined(TROPIC_HAVE_NCCL)
+    if (comms_.size() < 2) return;
+    nccl_check(ncclAllReduce(data, data, count, ncclUint64, ncclMin, comms_[rank], stream),
+               "all-reduce");
+#else
+    (void)rank, (void)data, (void)count, (void)stream;
+#endif
+  }
+
+ private:
+  void init() {
+#if defined(TROPIC_HAVE_NCCL)
+    comms_.assign(devices_.size(), nullptr);
+    if (devices_.size() > 1)
+      nccl_check(ncclCommInitAll(comms_.data(), int(devices_.size()), devices_.data()),
+                 "communicator set-up");
+#else
+    comms_.assign(devices_.size(), nullptr);
+#endif
+    aborted_ = false;
+  }
+  void destroy(bool aborted) {
+#if defined(TROPIC_HAVE_NCCL)
+    for (ncclComm_t& c : comms_)
+      if (c) {
+        if (aborted)
+          ncclCommAbort(c);
+        else
+          ncclCommDestroy(c);
+        c = nullptr;
+      }
+#else
+    (void)aborted;
+#endif
+  }
+
+  std::vector<int> devices_;
+#if defined(TROPIC_HAVE_NCCL)
+  std::vector<ncclComm_t> comms_;
+#else
+  std::vector<void*> comms_;
+#endif
+  std::mutex mutex_;
+  bool aborted_ = false;
+};
+
+}  // namespace tropic::detail

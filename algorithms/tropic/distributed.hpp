@@ -1,0 +1,85 @@
+// Several GPUs of one host (issue 38): A split by rows over P devices, delta-stepping's buckets
+// run on every device at once, the improved distances exchanged through NCCL.
+//
+// Layout (CombBLAS's 1D row partition): device p holds the rows of its vertex range, every
+// column, as a tropic device_matrix of all n rows whose rows outside the range are empty, so the
+// min-plus operators run on it unchanged. Each device also holds a dense distance vector of all
+// n vertices: exact for its own vertices, for the others the least value it has sent their owner.
+// needs a CUDA build (GPU builds only; a plain C++ header).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "tropic/device_matrix.hpp"
+#include "tropic/partition.hpp"
+#include "tropic/sssp.hpp"
+
+namespace tropic {
+
+namespace detail {
+class nccl_communicators;  // algorithms/distributed_nccl.hpp: NCCL's, one per part
+}  // namespace detail
+
+// Whether this build can run on several GPUs (it was built with NCCL).
+bool multi_gpu_available() noexcept;
+
+template <class W>
+class distributed_matrix {
+ public:
+  // g split by partition_rows over `devices` (distinct CUDA ordinals), each part uploaded to its
+  // device by a host thread of its own; g's arrays are read during the call only. One device is
+  // allowed (no NCCL needed). Throws invalid_value for an empty or repeated device list or an
+  // ordinal that does not exist, out_of_memory naming the part and the bytes when a part does not
+  // fit its device, and not_implemented when several devices are asked of a build without NCCL.
+  distributed_matrix(const csr<W>& g, const std::vector<int>& devices);
+  // A graph of n vertices that never passes through one host array: part p's rows are
+  // `block(range)` for range = partition_vertices(n, P)[p] (generate_rows, read_graph_rows),
+  // built by part p's host thread and freed once on its device. `symmetric`: the caller knows
+  // the blocks form a symmetric matrix (generate_rows of kron and grid specs), which lets the
+  // solve pull; a wrong `true` gives wrong distances, so pass it only when it holds by
+  // construction.
+  using block_source = std::function<csr_rows<W>(row_range)>;
+  distributed_matrix(vertex n, const std::vector<int>& devices, const block_source& block,
+                     bool symmetric = false);
+  ~distributed_matrix();
+  distributed_matrix(const distributed_matrix&) = delete;
+  distributed_matrix& operator=(const distributed_matrix&) = delete;
+
+  vertex rows() const noexcept { return stats_.n; }
+  arc_index arcs() const noexcept { return stats_.arcs; }
+  // The whole graph's statistics, combined from the parts (probe_levels unknown: 0; symmetric
+  // as computed from the host CSR or promised by the block constructor's caller).
+  const graph_stats& stats() const noexcept { return stats_; }
+  std::size_t parts() const noexcept { return ranges_.size(); }
+  const std::vector<row_range>& ranges() const noexcept { return ranges_; }
+  const std::vector<int>& devices() const noexcept { return devices_; }
+  // Part p: its rows of A (all n rows, those outside ranges()[p] empty), on devices()[p].
+  const device_matrix<W>& part(std::size_t p) const { return *parts_[p]; }
+  // Device bytes each part holds.
+  std::vector<std::size_t> device_bytes() const;
+
+  detail::nccl_communicators& comms() const { return *comms_; }
+
+ private:
+  void build(const std::function<void(std::size_t)>& upload_part);
+  std::vector<int> devices_;
+  std::vector<row_range> ranges_;
+  std::vector<std::unique_ptr<device_matrix<W>>> parts_;
+  graph_stats stats_;
+  std::unique_ptr<detail::nccl_communicators> comms_;
+};
+
+// Delta-stepping over the parts (algorithms/delta_stepping_distributed.cu): the same distances as
+// sssp(g, source, {delta_stepping}) on one GPU, and with opts.parents the same parents (the least
+// u of a tight rising arc; with zero weights or floats some tied vertex may take another valid
+// parent). opts.algorithm must be automatic or delta_stepping, weights non-negative; opts.delta,
+// cutoff and parents hold as for one GPU; opts.device and opts.devices are ignored (the matrix's
+// devices run). stats.milliseconds: the solve on every device, from the first launch to the last
+// device's end.
+template <class W>
+result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts = {});
+
+}  // namespace tropic

@@ -1,0 +1,197 @@
+// Delta-stepping over several GPUs (tropic/distributed.hpp): on every GPU of the machine, and on
+// one part where only one exists, the answers are one GPU's delta-stepping's (distances equal,
+// checked against Dijkstra; parents equal on positive integer weights, certified otherwise), for
+// every weight type, from a split host CSR and from blocks generated part by part; bad device
+// lists and arguments are refused with a clear error. The rank meetings: test_distributed_ranks.cpp.
+#include <doctest/doctest.h>
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpu_test.hpp"
+#include "random_graphs.hpp"
+#include "tropic/distributed.hpp"
+#include "tropic/error.hpp"
+#include "tropic/generate.hpp"
+#include "tropic/sssp.hpp"
+
+using namespace tropic;
+
+namespace {
+
+int gpu_count() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
+// Every device of the machine (at most 4): the parts of the cases below.
+std::vector<int> all_devices() {
+  std::vector<int> d;
+  for (int i = 0; i < gpu_count() && i < 4; ++i) d.push_back(i);
+  return d;
+}
+
+template <class W>
+void check_same_as_one_gpu(const csr<W>& g, vertex s, const result<W>& got) {
+  options one;
+  one.algorithm = algorithm::delta_stepping;
+  one.parents = true;
+  const result<W> want = sssp(g, s, one);
+  CHECK(verify(g, s, dijkstra(g, s, false).distances, got) == "");
+  CHECK(got.distances == want.distances);
+  CHECK(certify(g, s, got) == "");
+  if (std::is_integral_v<W> && (g.arcs() == 0 || compute_stats(g).min_weight > 0))
+    CHECK(got.parents == want.parents);
+}
+
+template <class W>
+void check_on(const std::vector<int>& devices, std::uint64_t seed) {
+  int solved = 0;
+  for (const auto& c : testing::test_graph_cases(24, seed)) {
+    CAPTURE(c.name());
+    const csr<W> g = c.graph<W>();
+    if (g.n == 0) continue;
+    const distributed_matrix<W> a(g, devices);
+    REQUIRE(a.parts() == devices.size());
+    for (vertex s : {c.source(g.n), vertex(0), vertex(g.n - 1)}) {
+      CAPTURE(s);
+      options o;
+      o.parents = true;
+      const result<W> r = sssp(a, s, o);
+      check_same_as_one_gpu(g, s, r);
+      ++solved;
+    }
+  }
+  CHECK(solved > 50);
+}
+
+}  // namespace
+
+#define TROPIC_REQUIRE_GPUS()                                                          \
+  do {                                                                                 \
+    TROPIC_REQUIRE_GPU();                                                              \
+    if (gpu_count() < 2 || !multi_gpu_available()) {                                   \
+      MESSAGE("skipped: fewer than two CUDA devices, or no NCCL in this build "       \
+              "(multi-GPU test)");                                                     \
+      return;                                                                          \
+    }                                                                                  \
+  } while (0)
+
+TEST_SUITE("distributed") {
+  TEST_CASE_TEMPLATE("one part: one GPU's answers on random graphs", W, std::uint32_t,
+                     std::int32_t, std::uint64_t, std::int64_t, float, double) {
+    TROPIC_REQUIRE_GPU();
+    check_on<W>({0}, 7100);
+  }
+
+  TEST_CASE_TEMPLATE("every GPU of the machine: one GPU's answers on random graphs", W,
+                     std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double) {
+    TROPIC_REQUIRE_GPUS();
+    check_on<W>(all_devices(), 7200);
+  }
+
+  TEST_CASE("several GPUs: options::devices, a cutoff, Δ given, tiny graphs with empty parts") {
+    TROPIC_REQUIRE_GPUS();
+    const csr<std::uint32_t> g = generate<std::uint32_t>("grid:40:50", 3);
+    options o;
+    o.devices = all_devices();
+    o.parents = true;
+    const result<std::uint32_t> r = sssp(g, 17, o);
+    check_same_as_one_gpu(g, 17, r);
+    CHECK(r.stats.algorithm == "delta_stepping");
+    CHECK(r.stats.setup_milliseconds > 0);
+
+    o.cutoff = 3000;
+    options one;
+    one.cutoff = 3000;
+    one.algorithm = algorithm::dijkstra;
+    CHECK(sssp(g, 17, o).distances == sssp(g, 17, one).distances);
+
+    o.cutoff = std::numeric_limits<double>::infinity();
+    o.delta = 1;  // many buckets
+    check_same_as_one_gpu(g, 17, sssp(g, 17, o));
+    o.delta = std::numeric_limits<double>::infinity();  // one bucket: Bellman-Ford's rounds
+    check_same_as_one_gpu(g, 17, sssp(g, 17, o));
+
+    // Fewer vertices than parts: some parts hold no rows.
+    arc_list<float> single;
+    single.n = 1;
+    const csr<float> tiny = build_csr(single);
+    o.delta = 0;
+    const result<float> one_vertex = sssp(tiny, 0, o);
+    CHECK(one_vertex.distances == std::vector<float>{0.0f});
+    arc_list<float> pair;
+    pair.n = 2;
+    pair.push_back(0, 1, 2.5f);
+    CHECK(sssp(build_csr(pair), 0, o).distances == std::vector<float>{0.0f, 2.5f});
+  }
+
+  TEST_CASE("several GPUs: parts generated block by block equal the split host graph") {
+    TROPIC_REQUIRE_GPUS();
+    const std::vector<int> devices = all_devices();
+    for (const std::string spec : {"kron:12:8", "grid:61:47", "uniform:3000:5"}) {
+      CAPTURE(spec);
+      const csr<std::uint32_t> g = generate<std::uint32_t>(spec, 11);
+      const distributed_matrix<std::uint32_t> whole(g, devices);
+      const bool symmetric = spec.rfind("uniform", 0) != 0;
+      CHECK(compute_stats(g).symmetric == symmetric);
+      const distributed_matrix<std::uint32_t> generated(
+          graph_spec_vertices(spec), devices,
+          [&](row_range rows) { return generate_rows<std::uint32_t>(spec, 11, rows); },
+          symmetric);
+      CHECK(generated.arcs() == g.arcs());
+      CHECK(generated.stats().symmetric == whole.stats().symmetric);
+      CHECK(generated.stats().max_degree == compute_stats(g).max_degree);
+      CHECK(generated.stats().isolated == compute_stats(g).isolated);
+      options o;
+      o.parents = true;
+      const result<std::uint32_t> r = sssp(generated, 5, o);
+      check_same_as_one_gpu(g, 5, r);
+      CHECK(r.distances == sssp(whole, 5, o).distances);
+    }
+  }
+
+  TEST_CASE("bad device lists and arguments are refused, naming the problem") {
+    TROPIC_REQUIRE_GPU();
+    const csr<std::uint32_t> g = generate<std::uint32_t>("grid:8:8", 1);
+    auto code_of = [&](const std::vector<int>& devices) {
+      try {
+        distributed_matrix<std::uint32_t> a(g, devices);
+      } catch (const error& e) {
+        MESSAGE(e.what());
+        return e.code();
+      }
+      return error_code::graphblas;  // no error: not a code these cases expect
+    };
+    CHECK(code_of({}) == error_code::invalid_value);
+    CHECK(code_of({gpu_count()}) == error_code::invalid_value);
+    CHECK(code_of({-1}) == error_code::invalid_value);
+    CHECK(code_of({0, 0}) == error_code::invalid_value);
+
+    const distributed_matrix<std::uint32_t> a(g, {0});
+    CHECK_THROWS_AS(sssp(a, 64, {}), error);
+    options o;
+    o.algorithm = algorithm::adds;
+    CHECK_THROWS_WITH(sssp(a, 0, o), doctest::Contains("only delta_stepping"));
+    o = {};
+    o.delta = -1;
+    CHECK_THROWS_AS(sssp(a, 0, o), error);
+
+    options several;
+    several.devices = {0, 0};
+    CHECK_THROWS_WITH(sssp(g, 0, several), doctest::Contains("listed twice"));
+    several.algorithm = algorithm::near_far;
+    CHECK_THROWS_WITH(sssp(g, 0, several), doctest::Contains("only delta_stepping"));
+
+    arc_list<std::int32_t> negative;
+    negative.n = 3;
+    negative.push_back(0, 1, 4);
+    negative.push_back(1, 2, -1);
+    const distributed_matrix<std::int32_t> n(build_csr(negative), {0});
+    CHECK_THROWS_WITH(sssp(n, 0, {}), doctest::Contains("non-negative"));
+  }
+}
