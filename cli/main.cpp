@@ -272,21 +272,21 @@ std::string sum_of_distances(const std::vector<W>& d) {
   }
 }
 
-// --sources: "0,5,17" or "@FILE" (ids separated by commas, blanks or newlines; '#' to the end
+// --sources (and --devices): "0,5,17" or "@FILE" (ids separated by commas, blanks or newlines; '#' to the end
 // of a line is a comment). A bad token is a usage error naming it and its position.
-std::vector<vertex> parse_sources(const std::string& arg) {
-  std::string text = arg, where = "--sources";
+std::vector<vertex> parse_id_list(const std::string& arg, const std::string& option) {
+  std::string text = arg, where = option;
   if (!arg.empty() && arg[0] == '@') {
     const std::string path = arg.substr(1);
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f)
       throw error(error_code::io,
-                  "cannot open --sources file '" + path + "': " + std::strerror(errno));
+                  "cannot open " + option + " file '" + path + "': " + std::strerror(errno));
     text.clear();
     char buf[4096];
     for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, got);
     std::fclose(f);
-    where = "--sources file '" + path + "'";
+    where = option + " file '" + path + "'";
   }
   std::vector<vertex> out;
   std::string token;
@@ -312,8 +312,8 @@ std::vector<vertex> parse_sources(const std::string& arg) {
       flush();
       comment = true;
     } else if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      if (c == ',' && token.empty() && where == "--sources")
-        throw usage_error("--sources, entry " + std::to_string(out.size() + 1) +
+      if (c == ',' && token.empty() && where == option)
+        throw usage_error(option + ", entry " + std::to_string(out.size() + 1) +
                           ": empty (two commas in a row, or a leading comma)");
       flush();
     } else {
@@ -431,6 +431,7 @@ int sssp_command(int argc, char** argv) {
                                     {"certify", 0, false},
                                     {"repeat", 'r', true},
                                     {"device", 0, true},
+                                    {"devices", 0, true},
                                     {"verbose", 'v', false}}),
                 argc, argv, 2);
   if (a.has("help")) {
@@ -464,6 +465,9 @@ int sssp_command(int argc, char** argv) {
         "                      a tight parent tree (computed for it); exit 1 when it fails\n"
         "  -r, --repeat K      solve K times, report the median and minimum solve time\n"
         "      --device N      CUDA device for GPU algorithms (default 0)\n"
+        "      --devices LIST  several GPUs of this host, e.g. 0,1,2,3: delta_stepping with\n"
+        "                      the graph split by rows over them, distances exchanged through\n"
+        "                      NCCL (same answers as one GPU)\n"
         "  -v, --verbose       also print Delta, buckets, iterations and work\n\n%s",
         available_names().c_str(), graph_help);
     return 0;
@@ -475,7 +479,7 @@ int sssp_command(int argc, char** argv) {
     throw usage_error("missing --source S (or --sources LIST)" + a.help_hint());
   const bool many = a.has("sources");
   const std::vector<vertex> sources =
-      many ? parse_sources(a.get("sources")) : std::vector<vertex>{};
+      many ? parse_id_list(a.get("sources"), "--sources") : std::vector<vertex>{};
   std::uint64_t source64 = a.get_u64("source", 0);
   if (source64 > std::numeric_limits<vertex>::max())
     throw usage_error("--source " + std::to_string(source64) + " exceeds the 32-bit vertex range");
@@ -510,6 +514,15 @@ int sssp_command(int argc, char** argv) {
   const bool parents_output = a.has("parents");
   opts.parents = parents_output || certify_answer;
   opts.device = static_cast<int>(a.get_u64("device", 0));
+  if (a.has("devices")) {
+    if (a.has("device"))
+      throw usage_error("--device and --devices exclude each other" + a.help_hint());
+    for (vertex d : parse_id_list(a.get("devices"), "--devices")) {
+      if (d > 1024) throw usage_error("--devices: " + std::to_string(d) + " is not a device ordinal");
+      opts.devices.push_back(static_cast<int>(d));
+    }
+    if (opts.devices.empty()) throw usage_error("--devices needs at least one device ordinal");
+  }
   opts.verbose = a.has("verbose");
   const std::uint64_t repeat = a.get_u64("repeat", 1);
   if (repeat == 0) throw usage_error("--repeat must be at least 1");
