@@ -162,7 +162,7 @@ TEST_SUITE("distributed") {
       try {
         distributed_matrix<std::uint32_t> a(g, devices);
       } catch (const error& e) {
-        MESSAGE(e.what());
+        MESSAGE(std::string(e.what()));
         return e.code();
       }
       return error_code::graphblas;  // no error: not a code these cases expect
