@@ -28,6 +28,7 @@
 #include "distributed_nccl.hpp"
 #include "distributed_ranks.hpp"
 #include "policy.hpp"
+#include "tropic/detail/backends.hpp"
 #include "tropic/detail/cutoff.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/distributed.hpp"
@@ -652,11 +653,26 @@ result<W> distributed_sssp(const csr<W>& g, vertex source, const options& opts) 
   r.stats.setup_milliseconds = setup_ms;
   return r;
 }
+
+template <class W>
+void distributed_rows(const csr<W>& g, const std::vector<vertex>& sources, const options& opts,
+                      multi_result<W>& out) {
+  const distributed_matrix<W> a(g, opts.devices);
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const result<W> r = sssp(a, sources[i], opts);
+    std::copy(r.distances.begin(), r.distances.end(), out.distances.begin() + i * out.n);
+    if (opts.parents)
+      std::copy(r.parents.begin(), r.parents.end(), out.parents.begin() + i * out.n);
+    add_stats(out.stats, r.stats);
+  }
+}
 }  // namespace detail
 
-#define TROPIC_INSTANTIATE(W)                                                        \
-  template result<W> sssp<W>(const distributed_matrix<W>&, vertex, const options&); \
-  template result<W> detail::distributed_sssp<W>(const csr<W>&, vertex, const options&);
+#define TROPIC_INSTANTIATE(W)                                                                 \
+  template result<W> sssp<W>(const distributed_matrix<W>&, vertex, const options&);          \
+  template result<W> detail::distributed_sssp<W>(const csr<W>&, vertex, const options&);     \
+  template void detail::distributed_rows<W>(const csr<W>&, const std::vector<vertex>&,       \
+                                            const options&, multi_result<W>&);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic

@@ -180,6 +180,16 @@ options resolve_options(const csr<W>& g, const options& opts) {
   return resolved;
 }
 
+template <class W>
+void check_several_devices(const csr<W>& g, vertex source, const options& opts) {
+  // Several GPUs: delta-stepping only; the CPU algorithms do not take a device list.
+  if (opts.algorithm != algorithm::automatic && opts.algorithm != algorithm::delta_stepping)
+    throw error(error_code::invalid_value,
+                std::string("on several GPUs only delta_stepping runs (asked: ") +
+                    algorithm_name(opts.algorithm) + ")");
+  check_sssp_arguments(g, source, algorithm::delta_stepping);
+}
+
 void throw_cutoff_parents_negative() {
   // A shortest path that climbs above the cutoff and comes back below it through a negative arc
   // would leave its vertex a parent reported unreachable: no tree to give.
@@ -198,12 +208,7 @@ result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
     return sssp(g, source, one);
   }
   if (!opts.devices.empty()) {
-    // Several GPUs: delta-stepping only; the CPU algorithms do not take a device list.
-    if (opts.algorithm != algorithm::automatic && opts.algorithm != algorithm::delta_stepping)
-      throw error(error_code::invalid_value,
-                  std::string("on several GPUs only delta_stepping runs (asked: ") +
-                      algorithm_name(opts.algorithm) + ")");
-    detail::check_sssp_arguments(g, source, algorithm::delta_stepping);
+    detail::check_several_devices(g, source, opts);
 #if defined(TROPIC_HAVE_CUDA)
     return detail::distributed_sssp(g, source, opts);
 #else
@@ -245,7 +250,8 @@ result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
 #define TROPIC_INSTANTIATE(W)                                                 \
   template result<W> sssp<W>(const csr<W>&, vertex, const options&);          \
   template options detail::resolve_options<W>(const csr<W>&, const options&); \
-  template void detail::check_sssp_arguments<W>(const csr<W>&, vertex, algorithm);
+  template void detail::check_sssp_arguments<W>(const csr<W>&, vertex, algorithm);     \
+  template void detail::check_several_devices<W>(const csr<W>&, vertex, const options&);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic

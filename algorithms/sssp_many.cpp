@@ -112,8 +112,23 @@ void dijkstra_rows(const csr<W>& g, const std::vector<vertex>& sources, const op
 
 template <class W>
 multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources, const options& opts) {
+  if (opts.devices.size() == 1) {
+    options one = opts;
+    one.device = opts.devices[0];
+    one.devices.clear();
+    return sssp(g, sources, one);
+  }
+  const bool several = !opts.devices.empty();
   const auto start = std::chrono::steady_clock::now();
-  const options o = detail::prepare(g, sources, opts, "source");
+  options o;
+  if (several) {
+    detail::check_vertex_list(g.n, sources, "source");
+    if (!sources.empty()) detail::check_several_devices(g, sources.front(), opts);
+    detail::check_cutoff(opts.cutoff);
+    o = opts;
+  } else {
+    o = detail::prepare(g, sources, opts, "source");
+  }
   multi_result<W> out;
   out.n = g.n;
   out.sources = sources;
@@ -124,6 +139,19 @@ multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources, const 
   out.distances.assign(k * std::size_t(g.n), infinity<W>());
   if (o.parents) out.parents.assign(k * std::size_t(g.n), -1);
   if (k == 0) return out;
+
+  if (several) {
+    // One split of A over the devices, then the sources one after another.
+#if defined(TROPIC_HAVE_CUDA)
+    detail::distributed_rows(g, sources, o, out);
+#else
+    throw error(error_code::no_device, "several GPUs were asked for; this build has no CUDA");
+#endif
+    out.stats.milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
+    return out;
+  }
 
   switch (o.algorithm) {
     case algorithm::dijkstra:
@@ -172,6 +200,18 @@ multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources, const 
 template <class W>
 std::vector<W> sssp_od(const csr<W>& g, const std::vector<vertex>& origins,
                        const std::vector<vertex>& destinations, const options& opts) {
+  if (!opts.devices.empty()) {
+    // Several GPUs (or one named in the list): the full rows, gathered.
+    detail::check_vertex_list(g.n, destinations, "destination");
+    options rows = opts;
+    rows.parents = false;
+    const multi_result<W> all = sssp(g, origins, rows);
+    std::vector<W> out(origins.size() * destinations.size());
+    for (std::size_t i = 0; i < origins.size(); ++i)
+      for (std::size_t j = 0; j < destinations.size(); ++j)
+        out[i * destinations.size() + j] = all.distance(i, destinations[j]);
+    return out;
+  }
   options o = detail::prepare(g, origins, opts, "origin");
   detail::check_vertex_list(g.n, destinations, "destination");
   o.parents = false;

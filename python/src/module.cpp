@@ -32,6 +32,7 @@
 #include <cuda_runtime.h>
 
 #include "tropic/device_matrix.hpp"
+#include "tropic/distributed.hpp"
 #endif
 
 namespace nb = nanobind;
@@ -288,7 +289,7 @@ class graph {
   }
 
   nb::tuple sssp(std::int64_t source, const std::string& algorithm, double delta, bool parents,
-                 int device, double cutoff) {
+                 int device, double cutoff, const std::vector<int>& devices) {
     if (n() == 0)
       throw tropic::error(tropic::error_code::invalid_value,
                           "the graph has no vertices: there is no source");
@@ -302,6 +303,7 @@ class graph {
     o.delta = delta;
     o.parents = parents;
     o.device = device;
+    o.devices = devices;
     o.cutoff = cutoff;
     tropic::result<W> r;
     double call_ms = 0;
@@ -324,7 +326,7 @@ class graph {
   // Many sources at once (tropic::sssp(A, sources)): k x n distances row-major, flat (Python
   // reshapes), parents likewise or None.
   nb::tuple sssp_many(const any_array& sources, const std::string& algorithm, double delta,
-                      bool parents, int device, double cutoff) {
+                      bool parents, int device, double cutoff, const std::vector<int>& devices) {
     std::vector<tropic::vertex> list(sources.shape(0));
     with_index_type(sources, "sources", [&](auto* s) {
       for (std::size_t i = 0; i < list.size(); ++i)
@@ -335,6 +337,7 @@ class graph {
     o.delta = delta;
     o.parents = parents;
     o.device = device;
+    o.devices = devices;
     o.cutoff = cutoff;
     tropic::multi_result<W> r;
     double call_ms = 0;
@@ -382,7 +385,8 @@ class graph {
     // resident matrix's statistics pick the algorithm (algorithms/gpu_dispatch.cu).
     const bool gpu = tropic::is_gpu_algorithm(o.algorithm) ||
                      (o.algorithm == tropic::algorithm::automatic && tropic::gpu_available());
-    if (gpu && tropic::gpu_available() && n() > 0) {
+    // Several GPUs: sssp(csr) splits the graph over them for this call (no resident copy).
+    if (gpu && tropic::gpu_available() && n() > 0 && o.devices.size() < 2) {
       std::lock_guard<std::mutex> lock(*upload_);
       if (cudaSetDevice(o.device) != cudaSuccess) {
         cudaGetLastError();
@@ -472,9 +476,9 @@ void bind_graph(nb::module_& m, const char* type) {
       .def_prop_ro("borrows", &graph<W>::borrows)
       .def_prop_ro("host_bytes", &graph<W>::host_bytes)
       .def("sssp", &graph<W>::sssp, "source"_a, "algorithm"_a, "delta"_a, "parents"_a, "device"_a,
-           "cutoff"_a)
+           "cutoff"_a, "devices"_a)
       .def("sssp_many", &graph<W>::sssp_many, "sources"_a, "algorithm"_a, "delta"_a, "parents"_a,
-           "device"_a, "cutoff"_a)
+           "device"_a, "cutoff"_a, "devices"_a)
       .def("arrays", &graph<W>::arrays);
   m.def((std::string("read_graph_") + type).c_str(),
         [](const std::string& path, bool unit_weights) {
@@ -533,6 +537,19 @@ NB_MODULE(_tropic, m) {
 
   m.def("gpu_available", &tropic::gpu_available,
         "True when this build has CUDA and a CUDA device is usable");
+  m.def("multi_gpu_devices", [] {
+    // The CUDA devices several-GPU solves can use: 0 without CUDA or NCCL in this build.
+#if defined(TROPIC_HAVE_CUDA)
+    int count = 0;
+    if (!tropic::multi_gpu_available() || cudaGetDeviceCount(&count) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    return count;
+#else
+    return 0;
+#endif
+  });
   m.def("cuda_build", [] {
 #if defined(TROPIC_HAVE_CUDA)
     return true;

@@ -355,3 +355,37 @@ def test_borrowed_arrays_are_checked_again_before_use():
     A.indices[0] = 7
     with pytest.raises(IndexError, match="indices\\[0\\] = 7 is out of range"):
         g.sssp(0)
+
+
+def test_device_lists_are_checked():
+    """``device`` takes one ordinal or a sequence; one entry is that device, two or more are
+    several GPUs (delta_stepping only): refused clearly wherever they cannot run."""
+    A = sp.csr_array(np.array([[0, 2.0, 0], [0, 0, 3.0], [0, 0, 0]]))
+    np.testing.assert_array_equal(tropic.sssp(A, 0, algorithm="dijkstra", device=[0]), [0, 2, 5])
+    with pytest.raises(ValueError, match="device list is empty"):
+        tropic.sssp(A, 0, device=[])
+    with pytest.raises(TypeError, match="got a bool"):
+        tropic.sssp(A, 0, device=True)
+    with pytest.raises(ValueError, match=r"only delta_stepping runs \(asked: dijkstra\)"):
+        tropic.sssp(A, 0, algorithm="dijkstra", device=[0, 1])
+    with pytest.raises(ValueError, match=r"only delta_stepping runs \(asked: dijkstra\)"):
+        tropic.sssp(A, [0, 1], algorithm="dijkstra", device=[0, 1])
+    # the same device twice: never two parts on one GPU (or no CUDA, or no device, here)
+    with pytest.raises(tropic.TropicError, match="listed twice|no CUDA|does not exist|needs CUDA"):
+        tropic.sssp(A, 0, algorithm="delta_stepping", device=[0, 0])
+
+
+@pytest.mark.skipif(tropic.multi_gpu_devices() < 2,
+                    reason="fewer than two CUDA devices, or no NCCL in this build (multi-GPU test)")
+def test_several_gpus_give_one_gpus_answers():
+    rng = np.random.default_rng(38)
+    devices = list(range(min(tropic.multi_gpu_devices(), 4)))
+    for dtype in (np.uint32, np.float64):
+        n, rows, cols, data = random_coo(rng, dtype=dtype, n=500)
+        A = csr_keeping_duplicates(n, rows, cols, data)
+        got = tropic.sssp(A, 3, device=devices)
+        check_against_scipy(dtype, got, reference(n, rows, cols, data, 3))
+        np.testing.assert_array_equal(got, tropic.sssp(A, 3, algorithm="delta_stepping"))
+        many = tropic.sssp(A, [3, 7, 3], device=devices)
+        np.testing.assert_array_equal(many[0], got)
+        np.testing.assert_array_equal(many[2], got)

@@ -55,6 +55,7 @@ __all__ = [
     "available_algorithms",
     "gpu_available",
     "cuda_build",
+    "multi_gpu_devices",
     "weight_types",
     "TropicError",
     "NegativeCycleError",
@@ -83,6 +84,12 @@ def gpu_available():
 def cuda_build():
     """True when the module was built with CUDA (the GPU algorithms are compiled in)."""
     return _tropic.cuda_build()
+
+
+def multi_gpu_devices():
+    """How many CUDA devices a several-GPU solve (``device=[0, 1, ...]``) can use: 0 where this
+    build has no CUDA or no NCCL, or no device is usable."""
+    return _tropic.multi_gpu_devices()
 
 
 def available_algorithms():
@@ -261,19 +268,20 @@ class Graph:
                 raise ValueError(f"tropic: delta must be > 0 (or None for automatic), got {delta}")
         if not isinstance(algorithm, str):
             raise TypeError("tropic: algorithm must be a name, e.g. 'auto' or 'dijkstra'")
+        ordinal, devices = _device_arguments(device)
         if many:
             sources = np.asarray(source)
             if sources.size and sources.dtype.kind not in "iu":
                 raise TypeError(f"tropic: sources must be integer vertex ids, got {sources.dtype}")
             sources = np.ascontiguousarray(sources, dtype=np.int64)
             dist, par, stats = self._g.sssp_many(sources, algorithm, delta, bool(parents),
-                                                 int(device), cutoff)
+                                                 ordinal, cutoff, devices)
             shape = (sources.size, self.n)
             dist = dist.reshape(shape)
             par = par.reshape(shape) if parents else None
         else:
-            dist, par, stats = self._g.sssp(source, algorithm, delta, bool(parents), int(device),
-                                            cutoff)
+            dist, par, stats = self._g.sssp(source, algorithm, delta, bool(parents), ordinal,
+                                            cutoff, devices)
         self.last_stats = stats
         return (dist, par) if parents else dist
 
@@ -288,6 +296,18 @@ class Graph:
         return f"tropic.Graph(n={self.n}, arcs={self.arcs}, dtype={self.dtype})"
 
 
+def _device_arguments(device):
+    """``device``: one CUDA ordinal, or a sequence of them (two or more: several GPUs)."""
+    if isinstance(device, (bool, np.bool_)):
+        raise TypeError("tropic: device must be a CUDA ordinal or a sequence of them, got a bool")
+    if isinstance(device, (int, np.integer)):
+        return int(device), []
+    devices = [operator.index(d) for d in device]
+    if not devices:
+        raise ValueError("tropic: the device list is empty")
+    return devices[0], (devices if len(devices) > 1 else [])
+
+
 def sssp(A, source, *, algorithm="auto", delta=None, parents=False, device=0, cutoff=None):
     """Shortest paths from ``source`` in the graph ``A``: one vertex id, or a sequence of them
     (then one solve for all: SuiteSparse:GraphBLAS batches them on the CPU, the GPU reuses one
@@ -299,8 +319,11 @@ def sssp(A, source, *, algorithm="auto", delta=None, parents=False, device=0, cu
     size and depth -- the README's rule --, else SuiteSparse:GraphBLAS on the CPU), "dijkstra", "graphblas_cpu", or a GPU algorithm ("delta_stepping",
     "bellman_ford", "adds", "near_far", "workfront", "rdbs", "da2cf", "edge_wise"), which raises
     NoDeviceError where no device is usable. delta: the bucket width (None: automatic).
-    device: the CUDA device ordinal. cutoff: scipy's ``limit``: vertices farther than it are
-    reported unreachable and not searched past (None: no cutoff).
+    device: the CUDA device ordinal, or a sequence of ordinals of this host: two or more run
+    delta_stepping (or "auto") with the graph split by rows over them, the distances exchanged
+    through NCCL, the same answers as one GPU (the README's "Several GPUs"; the split is made for
+    each call). cutoff: scipy's ``limit``: vertices farther than it are reported unreachable and
+    not searched past (None: no cutoff).
 
     Returns the distances (a numpy array of the weight type; ``tropic.infinity(dtype)`` where
     unreachable), and with ``parents=True`` a pair (distances, parents): int64, -1 for the source

@@ -14,6 +14,7 @@
 
 #include "gpu_test.hpp"
 #include "random_graphs.hpp"
+#include "tropic/detail/backends.hpp"
 #include "tropic/distributed.hpp"
 #include "tropic/error.hpp"
 #include "tropic/generate.hpp"
@@ -153,6 +154,36 @@ TEST_SUITE("distributed") {
       check_same_as_one_gpu(g, 5, r);
       CHECK(r.distances == sssp(whole, 5, o).distances);
     }
+  }
+
+  TEST_CASE("many sources and origin-destination over the parts: one GPU's rows") {
+    TROPIC_REQUIRE_GPU();
+    const csr<std::uint32_t> g = generate<std::uint32_t>("kron:10:8", 5);
+    const std::vector<vertex> sources{4, 900, 4, 17};
+    options one;
+    one.algorithm = algorithm::delta_stepping;
+    one.parents = true;
+    const multi_result<std::uint32_t> want = sssp(g, sources, one);
+    // One part (the machine's first GPU): the rows the several-GPU entry points assemble.
+    options o;
+    o.devices = {0};
+    o.parents = true;
+    multi_result<std::uint32_t> got;
+    got.n = g.n;
+    got.distances.assign(sources.size() * g.n, 0);
+    got.parents.assign(sources.size() * g.n, 0);
+    detail::distributed_rows(g, sources, o, got);
+    CHECK(got.distances == want.distances);
+    CHECK(got.parents == want.parents);
+    if (gpu_count() < 2 || !multi_gpu_available()) return;  // the rest needs two GPUs
+    o.devices = all_devices();
+    const multi_result<std::uint32_t> many = sssp(g, sources, o);
+    CHECK(many.distances == want.distances);
+    CHECK(many.parents == want.parents);
+    const std::vector<vertex> destinations{0, 4, 1023, 17};
+    options plain;
+    plain.algorithm = algorithm::dijkstra;
+    CHECK(sssp_od(g, sources, destinations, o) == sssp_od(g, sources, destinations, plain));
   }
 
   TEST_CASE("bad device lists and arguments are refused, naming the problem") {

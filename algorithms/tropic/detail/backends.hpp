@@ -17,10 +17,18 @@ result<W> gpu_sssp(const csr<W>& g, vertex source, const options& opts);
 
 #if defined(TROPIC_HAVE_CUDA)
 // algorithms/delta_stepping_distributed.cu: g split over opts.devices and solved there (the
-// split and upload timed as setup_milliseconds).
+// split and upload timed as setup_milliseconds); the rows of many sources, one split for all
+// (`out` sized by the caller).
 template <class W>
 result<W> distributed_sssp(const csr<W>& g, vertex source, const options& opts);
+template <class W>
+void distributed_rows(const csr<W>& g, const std::vector<vertex>& sources, const options& opts,
+                      multi_result<W>& out);
 #endif
+// algorithms/sssp.cpp: with two or more options::devices only delta_stepping (or automatic)
+// runs, on non-negative weights: invalid_value otherwise.
+template <class W>
+void check_several_devices(const csr<W>& g, vertex source, const options& opts);
 
 // Throws invalid_index when source >= n, and invalid_value for negative weights when the
 // algorithm needs non-negative ones (every one but bellman_ford, graphblas_cpu, automatic).
