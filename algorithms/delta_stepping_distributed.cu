@@ -70,13 +70,14 @@ struct rank_solver {
   device_buffer<std::uint32_t> stamps{std::max<std::size_t>(own.size(), 1), stream};
   device_buffer<unsigned long long> counters{parts + 1, stream};  // sends, then `next`
   device_buffer<W> least{1, stream};
-  // Pulls (symmetric A only: row v's arcs are v's in-arcs): every rank's frontier, gathered at
-  // its part's first vertex, and scattered densely for the pull.
+  // Pulls (symmetric A only: row v's arcs are v's in-arcs): every rank's frontier, gathered in
+  // rank order.
   const bool may_pull = matrix.stats().symmetric;
-  device_buffer<vertex> gathered_ids{may_pull ? n : 0, stream};
-  device_buffer<W> gathered_values{may_pull ? n : 0, stream};
-  dense_vector<W> frontier{may_pull ? n : 0, stream};
+  sparse_vector<W> gathered{may_pull ? n : 0, stream};
+  // Host copies in pinned memory: a copy to pageable memory would block this thread inside the
+  // CUDA call behind an NCCL kernel, where a peer's failure could never reach it (wait()).
   pinned_buffer<unsigned long long> counters_host{parts + 1};
+  pinned_buffer<W> least_host{1};
   std::uint32_t now = 0;
   std::uint64_t exchanged = 0;  // entries sent to peers (statistics)
 
@@ -123,12 +124,11 @@ struct rank_solver {
         t.data(), own.begin, own.end, range, out.indices(), out.values(),
         counters.data() + parts, least_range, least.data());
     TROPIC_CUDA_CHECK(cudaGetLastError());
-    W lowest = none;
-    TROPIC_CUDA_CHECK(cudaMemcpyAsync(&lowest, least.data(), sizeof(W), cudaMemcpyDeviceToHost,
-                                      stream));
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(least_host.data(), least.data(), sizeof(W),
+                                      cudaMemcpyDeviceToHost, stream));
     read_counters();
     out.set_nvals(counters_host.data()[parts]);
-    return lowest;
+    return least_host.data()[0];
   }
 
   // After a vxm that listed its improved entries in I: route, exchange, apply. B becomes this
@@ -247,44 +247,44 @@ struct rank_solver {
   std::uint64_t light_arcs = ~0ull, heavy_arcs = ~0ull;  // over every rank, once known
 
   // t = min(t, A min.+ u) over this rank's rows, u = every rank's frontier (gathered): only
-  // this rank's vertices improve, so the exchange after it sends nothing.
+  // this rank's vertices improve, so the exchange after it sends nothing. The pull is floored by
+  // min(u) (mxv of a sparse u), so it reads only the arcs that can still improve a row: one
+  // GPU's live-rows pull, over the part.
   void pull(const sparse_vector<W>& u, const matrix_operand<W>& part, statistics& st) {
     I.clear();
     const std::vector<std::uint64_t> counts = group.all_gather(me, std::uint64_t(u.nvals()));
-    std::vector<const void*> out(parts);
-    std::vector<void*> in(parts);
-    std::vector<std::size_t> out_bytes(parts), in_bytes(parts);
-    for (int pass = 0; pass < 2; ++pass) {
-      const std::size_t item = pass == 0 ? sizeof(vertex) : sizeof(W);
-      for (std::size_t q = 0; q < parts; ++q) {
-        const std::size_t at = matrix.ranges()[q].begin;
-        out[q] = pass == 0 ? static_cast<const void*>(u.indices())
-                           : static_cast<const void*>(u.values());
-        in[q] = pass == 0 ? static_cast<void*>(gathered_ids.data() + at)
-                          : static_cast<void*>(gathered_values.data() + at);
-        out_bytes[q] = q == me ? 0 : std::size_t(u.nvals()) * item;
-        in_bytes[q] = q == me ? 0 : std::size_t(counts[q]) * item;
-      }
-      if (parts > 1) matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream);
+    std::vector<std::size_t> at(parts + 1, 0);
+    for (std::size_t q = 0; q < parts; ++q) at[q + 1] = at[q] + std::size_t(counts[q]);
+    if (counts[me]) {
+      TROPIC_CUDA_CHECK(cudaMemcpyAsync(gathered.indices() + at[me], u.indices(),
+                                        counts[me] * sizeof(vertex), cudaMemcpyDeviceToDevice,
+                                        stream));
+      TROPIC_CUDA_CHECK(cudaMemcpyAsync(gathered.values() + at[me], u.values(),
+                                        counts[me] * sizeof(W), cudaMemcpyDeviceToDevice, stream));
     }
-    auto each_part = [&](bool undo) {
-      for (std::size_t q = 0; q < parts; ++q) {
-        if (!counts[q]) continue;
-        const std::size_t at = matrix.ranges()[q].begin;
-        const vertex* ids = q == me ? u.indices() : gathered_ids.data() + at;
-        const W* values = undo ? nullptr : q == me ? u.values() : gathered_values.data() + at;
-        scatter<<<blocks_for(counts[q]), block_threads, 0, stream>>>(ids, values, counts[q],
-                                                                     frontier.data());
-        TROPIC_CUDA_CHECK(cudaGetLastError());
+    if (parts > 1) {
+      std::vector<const void*> out(parts);
+      std::vector<void*> in(parts);
+      std::vector<std::size_t> out_bytes(parts), in_bytes(parts);
+      for (int pass = 0; pass < 2; ++pass) {
+        const std::size_t item = pass == 0 ? sizeof(vertex) : sizeof(W);
+        for (std::size_t q = 0; q < parts; ++q) {
+          out[q] = pass == 0 ? static_cast<const void*>(u.indices())
+                             : static_cast<const void*>(u.values());
+          in[q] = pass == 0 ? static_cast<void*>(gathered.indices() + at[q])
+                            : static_cast<void*>(gathered.values() + at[q]);
+          out_bytes[q] = q == me ? 0 : std::size_t(u.nvals()) * item;
+          in_bytes[q] = q == me ? 0 : std::size_t(counts[q]) * item;
+        }
+        matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream);
       }
-    };
-    each_part(false);
+    }
+    gathered.set_nvals(at[parts]);
     descriptor pull_only;
     pull_only.dir = direction::pull;
     const value_range<W> everything{};
-    mxv(t, no_mask<W>(), accumulator::min, min_plus<W>(), part, frontier, pull_only, ctx, &I,
+    mxv(t, no_mask<W>(), accumulator::min, min_plus<W>(), part, gathered, pull_only, ctx, &I,
         everything);
-    each_part(true);
     st.vertices_relaxed += u.nvals();
   }
 
@@ -313,7 +313,6 @@ struct rank_solver {
     std::optional<light_heavy_split<W>> split;
     split.emplace(A, buckets.delta, ctx);
     assign(t, no_mask<W>(), infinity<W>(), false, ctx);
-    if (may_pull) assign(frontier, no_mask<W>(), infinity<W>(), false, ctx);
     if (source >= own.begin && source < own.end) {
       sparse_vector<W> s(1, stream);
       s.upload({source}, {W(0)});
@@ -400,11 +399,15 @@ struct rank_solver {
       offset[q] = std::size_t(matrix.ranges()[q].begin) * sizeof(W);
       bytes[q] = std::size_t(matrix.ranges()[q].size()) * sizeof(W);
     }
-    matrix.comms().broadcast_parts(me, reinterpret_cast<unsigned char*>(t.data()), offset, bytes,
-                                   stream);
+    // Every buffer is allocated before the first NCCL call: no allocation waits behind one.
     const bool parents = opts.parents;
+    const bool adopts = parents && needs_adoption<W>(matrix.stats());
     device_buffer<unsigned long long> parent(parents ? n : 0, stream);
     device_buffer<unsigned long long> overflow(1, stream);
+    device_buffer<unsigned long long> settled(adopts ? n : 0, stream), adopted(1, stream);
+    pinned_buffer<unsigned long long> count(1), overflow_host(1);
+    matrix.comms().broadcast_parts(me, reinterpret_cast<unsigned char*>(t.data()), offset, bytes,
+                                   stream);
     TROPIC_CUDA_CHECK(cudaMemsetAsync(overflow.data(), 0xff, sizeof(unsigned long long),
                                       stream));
     if (parents)
@@ -413,9 +416,7 @@ struct rank_solver {
     tight_arc_pass(A.view(), t.data(), source, parents, true, parent.data(), overflow.data(),
                    stream);
     if (parents) matrix.comms().all_reduce_min(me, parent.data(), n, stream);
-    if (parents && needs_adoption<W>(matrix.stats())) {
-      device_buffer<unsigned long long> settled(n, stream), adopted(1, stream);
-      pinned_buffer<unsigned long long> count(1);
+    if (adopts) {
       for (;;) {
         TROPIC_CUDA_CHECK(cudaMemcpyAsync(settled.data(), parent.data(),
                                           n * sizeof(unsigned long long),
@@ -431,10 +432,10 @@ struct rank_solver {
         if (total == 0) break;
       }
     }
-    unsigned long long overflow_vertex = 0;
-    TROPIC_CUDA_CHECK(cudaMemcpyAsync(&overflow_vertex, overflow.data(), sizeof overflow_vertex,
-                                      cudaMemcpyDeviceToHost, stream));
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(overflow_host.data(), overflow.data(),
+                                      sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
     wait();
+    const unsigned long long overflow_vertex = overflow_host.data()[0];
     unsigned long long first_overflow = ~0ull;
     for (unsigned long long v : group.all_gather(me, overflow_vertex))
       first_overflow = std::min(first_overflow, v);
@@ -493,6 +494,10 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
                             : p::automatic_delta_factor_rounds;
   const detail::bucket_bounds<W> buckets(opts.delta > 0 ? opts.delta
                                                         : factor * choose_delta(s));
+  // One solve at a time per matrix (its communicators), and the caller's thread, which runs
+  // rank 0, back on its own device afterwards.
+  std::lock_guard<std::mutex> one_at_a_time(a.comms().solving());
+  const detail::current_device_guard keep_device;
   a.comms().ensure();
   result<W> out;
   detail::rank_group group(a.parts());
@@ -501,8 +506,19 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
       [&](std::size_t rank) {
         TROPIC_CUDA_CHECK(cudaSetDevice(a.devices()[rank]));
         detail::rank_solver<W> solver(a, rank, group, opts, buckets, source);
-        result<W> r = solver.solve();
-        if (rank == 0) out = std::move(r);
+        try {
+          result<W> r = solver.solve();
+          if (rank == 0) out = std::move(r);
+        } catch (...) {
+          // Before the solver's buffers are freed: the peers are released, this rank's NCCL
+          // calls are aborted and its stream drained, so no queued copy or kernel writes into
+          // memory already given back.
+          group.fail();
+          a.comms().abort(rank);
+          cudaStreamSynchronize(solver.stream);
+          cudaGetLastError();
+          throw;
+        }
       },
       [&](std::size_t rank) { a.comms().abort(rank); });
   return out;
@@ -532,13 +548,32 @@ void distributed_rows(const csr<W>& g, const std::vector<vertex>& sources, const
     add_stats(out.stats, r.stats);
   }
 }
+
+template <class W>
+std::vector<W> distributed_od(const csr<W>& g, const std::vector<vertex>& origins,
+                              const std::vector<vertex>& destinations, const options& opts) {
+  std::vector<W> out(origins.size() * destinations.size(), infinity<W>());
+  if (origins.empty() || destinations.empty()) return out;
+  const distributed_matrix<W> a(g, opts.devices);
+  options o = opts;
+  o.parents = false;
+  for (std::size_t i = 0; i < origins.size(); ++i) {
+    const result<W> r = sssp(a, origins[i], o);
+    for (std::size_t j = 0; j < destinations.size(); ++j)
+      out[i * destinations.size() + j] = r.distances[destinations[j]];
+  }
+  return out;
+}
+
 }  // namespace detail
 
 #define TROPIC_INSTANTIATE(W)                                                                 \
   template result<W> sssp<W>(const distributed_matrix<W>&, vertex, const options&);          \
   template result<W> detail::distributed_sssp<W>(const csr<W>&, vertex, const options&);     \
   template void detail::distributed_rows<W>(const csr<W>&, const std::vector<vertex>&,       \
-                                            const options&, multi_result<W>&);
+                                            const options&, multi_result<W>&);       \
+  template std::vector<W> detail::distributed_od<W>(                                          \
+      const csr<W>&, const std::vector<vertex>&, const std::vector<vertex>&, const options&);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic

@@ -1,7 +1,7 @@
 // The kernels of the several-GPU delta-stepping (delta_stepping_distributed.cu): who owns a
 // vertex, routing a step's improved entries to their owners, applying received ones, the
-// frontier's arc count for the direction rule, the dense scatter for a pull, and the select of a
-// rank's own bucket. Each appends to its lists with one atomic per warp and key.
+// frontier's arc count for the direction rule, and the select of a rank's own bucket. Each
+// appends to its lists with one atomic per warp and key.
 #pragma once
 
 #include <algorithm>
@@ -105,14 +105,6 @@ static __global__ void count_arcs(const vertex* ids, vertex begin, std::size_t c
   }
   for (int offset = 16; offset > 0; offset /= 2) mine += __shfl_down_sync(0xffffffffu, mine, offset);
   if ((threadIdx.x & 31u) == 0 && mine) atomicAdd(sum, mine);
-}
-
-// dense[ids[j]] = values[j] (values null: the identity, undoing an earlier scatter).
-template <class W>
-__global__ void scatter(const vertex* ids, const W* values, std::size_t count, W* dense) {
-  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
-       j += std::size_t(gridDim.x) * blockDim.x)
-    dense[ids[j]] = values ? values[j] : infinity<W>();
 }
 
 template <class W>

@@ -85,6 +85,7 @@ graph_stats combine_stats(vertex n, const std::vector<graph_stats>& parts) {
 template <class W>
 void distributed_matrix<W>::build(const std::function<void(std::size_t)>& upload_part) {
   parts_.resize(devices_.size());
+  const detail::current_device_guard keep_device;  // part 0 is built on the caller's thread
   detail::rank_group group(devices_.size());
   detail::run_ranks(devices_.size(), group, [&](std::size_t p) {
     TROPIC_CUDA_CHECK(cudaSetDevice(devices_[p]));
@@ -150,6 +151,7 @@ distributed_matrix<W>::distributed_matrix(vertex n, const std::vector<int>& devi
 
 template <class W>
 distributed_matrix<W>::~distributed_matrix() {
+  const detail::current_device_guard keep_device;
   comms_.reset();
   for (std::size_t p = 0; p < parts_.size(); ++p) {
     if (cudaSetDevice(devices_[p]) != cudaSuccess) continue;

@@ -26,12 +26,54 @@ inline void nccl_check(ncclResult_t status, const char* what) {
 }
 #endif
 
+#if defined(TROPIC_HAVE_NCCL)
+// ncclGroupStart .. ncclGroupEnd: a call inside that throws still ends the group, so that the
+// thread's next NCCL call does not join a group left open.
+class nccl_group {
+ public:
+  nccl_group() { nccl_check(ncclGroupStart(), "group start"); }
+  ~nccl_group() {
+    if (open_) ncclGroupEnd();
+  }
+  nccl_group(const nccl_group&) = delete;
+  nccl_group& operator=(const nccl_group&) = delete;
+  void end() {
+    open_ = false;
+    nccl_check(ncclGroupEnd(), "group end");
+  }
+
+ private:
+  bool open_ = true;
+};
+#endif
+
+// The calling thread's current device, restored at scope exit: rank 0 of a solve or a build
+// runs on the caller's thread and moves it to its part's device.
+class current_device_guard {
+ public:
+  current_device_guard() {
+    if (cudaGetDevice(&device_) != cudaSuccess) device_ = -1;
+  }
+  ~current_device_guard() {
+    if (device_ >= 0) cudaSetDevice(device_);
+  }
+  current_device_guard(const current_device_guard&) = delete;
+  current_device_guard& operator=(const current_device_guard&) = delete;
+
+ private:
+  int device_ = -1;
+};
+
 class nccl_communicators {
  public:
   explicit nccl_communicators(const std::vector<int>& devices) : devices_(devices) { init(); }
   ~nccl_communicators() { destroy(false); }
   nccl_communicators(const nccl_communicators&) = delete;
   nccl_communicators& operator=(const nccl_communicators&) = delete;
+
+  // Held for a whole solve: the communicators carry one solve's traffic at a time, so solves on
+  // one matrix from several threads run one after another.
+  std::mutex& solving() noexcept { return solving_; }
 
   // Before a solve: communicators aborted by a failed solve are made again.
   void ensure() {
@@ -61,7 +103,7 @@ class nccl_communicators {
                 const std::vector<std::size_t>& send_bytes, const std::vector<void*>& recv,
                 const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) {
 #if defined(TROPIC_HAVE_NCCL)
-    nccl_check(ncclGroupStart(), "group start");
+    nccl_group group;
     for (std::size_t q = 0; q < comms_.size(); ++q) {
       if (q == rank) continue;
       if (send_bytes[q])
@@ -71,7 +113,7 @@ class nccl_communicators {
         nccl_check(ncclRecv(recv[q], recv_bytes[q], ncclUint8, int(q), comms_[rank], stream),
                    "receive");
     }
-    nccl_check(ncclGroupEnd(), "group end");
+    group.end();
 #else
     (void)rank, (void)send, (void)send_bytes, (void)recv, (void)recv_bytes, (void)stream;
 #endif
@@ -83,13 +125,13 @@ class nccl_communicators {
                        const std::vector<std::size_t>& bytes, cudaStream_t stream) {
 #if defined(TROPIC_HAVE_NCCL)
     if (comms_.size() < 2) return;
-    nccl_check(ncclGroupStart(), "group start");
+    nccl_group group;
     for (std::size_t q = 0; q < comms_.size(); ++q)
       if (bytes[q])
         nccl_check(ncclBroadcast(data + offset[q], data + offset[q], bytes[q], ncclUint8, int(q),
                                  comms_[rank], stream),
                    "broadcast");
-    nccl_check(ncclGroupEnd(), "group end");
+    group.end();
 #else
     (void)rank, (void)data, (void)offset, (void)bytes, (void)stream;
 #endif
@@ -140,7 +182,7 @@ class nccl_communicators {
 #else
   std::vector<void*> comms_;
 #endif
-  std::mutex mutex_;
+  std::mutex mutex_, solving_;
   bool aborted_ = false;
 };
 

@@ -200,17 +200,23 @@ multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources, const 
 template <class W>
 std::vector<W> sssp_od(const csr<W>& g, const std::vector<vertex>& origins,
                        const std::vector<vertex>& destinations, const options& opts) {
+  if (opts.devices.size() == 1) {
+    options one = opts;
+    one.device = opts.devices[0];
+    one.devices.clear();
+    return sssp_od(g, origins, destinations, one);
+  }
   if (!opts.devices.empty()) {
-    // Several GPUs (or one named in the list): the full rows, gathered.
+    // Several GPUs: one split of A, the origins in turn, each keeping its destinations' entries.
+    detail::check_vertex_list(g.n, origins, "origin");
     detail::check_vertex_list(g.n, destinations, "destination");
-    options rows = opts;
-    rows.parents = false;
-    const multi_result<W> all = sssp(g, origins, rows);
-    std::vector<W> out(origins.size() * destinations.size());
-    for (std::size_t i = 0; i < origins.size(); ++i)
-      for (std::size_t j = 0; j < destinations.size(); ++j)
-        out[i * destinations.size() + j] = all.distance(i, destinations[j]);
-    return out;
+    if (!origins.empty()) detail::check_several_devices(g, origins.front(), opts);
+    detail::check_cutoff(opts.cutoff);
+#if defined(TROPIC_HAVE_CUDA)
+    return detail::distributed_od(g, origins, destinations, opts);
+#else
+    throw error(error_code::no_device, "several GPUs were asked for; this build has no CUDA");
+#endif
   }
   options o = detail::prepare(g, origins, opts, "origin");
   detail::check_vertex_list(g.n, destinations, "destination");

@@ -35,6 +35,45 @@
 
 namespace tropic {
 
+namespace detail {
+
+// A pull from a sparse u over A's rows (mxv) or A''s (vxm, `transposed`). The pull needs u
+// densely: its entries are scattered into an identity-filled vector, the context's scratch (no
+// allocation per call inside a solve's loop), whose entry n receives min(u): the floor's first
+// operand (pull_floor, for the min accumulator only), which lets the pull skip every row and
+// arc tail that no entry of u can improve.
+template <class S, class W>
+void pull_sparse(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum,
+                 const sparse_vector<W>& u, const matrix_operand<W>& a, bool transposed,
+                 const descriptor& desc, gpu_context& ctx, sparse_vector<W>* improved,
+                 value_range<W> improved_range, op_counters* counters) {
+  const device_matrix<W>& A = *a.a;
+  const vertex n = A.rows();
+  cudaStream_t s = ctx.stream();
+  const bool floored = accum == accumulator::min && S::is_min_monoid && S::monotone_mul;
+  W* dense_u = static_cast<W*>(ctx.pull_dense_input((std::size_t(n) + 1) * sizeof(W)));
+  assign_masked<<<blocks_for(std::size_t(n) + 1), tuning::block_threads, 0, s>>>(
+      dense_u, n + 1, no_mask<W>(), S::identity(), false, S::identity());
+  check_launch();
+  if (u.nvals()) {
+    scatter_values<<<blocks_for(u.nvals()), tuning::block_threads, 0, s>>>(
+        u.indices(), u.values(), u.nvals(), dense_u, floored ? dense_u + n : nullptr);
+    check_launch();
+  }
+  pull_floor<W> floor;
+  if (floored) {
+    floor.least_input = dense_u + n;
+    floor.least_weight = least_weight_of(A, a);
+  }
+  const csr_view<W> view = transposed ? A.transpose_view() : A.view();
+  const pull_operands<W> op{&w, mask, accum, view,
+                            pull_ranges_of(view, a, transposed, desc, ctx),
+                            dense_u, improved, improved_range, counters, floor};
+  pull_dispatch<S>(op, desc, ctx);
+}
+
+}  // namespace detail
+
 template <class S, class W>
 void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semiring,
          const sparse_vector<W>& u, const matrix_operand<W>& a, const descriptor& desc,
@@ -60,29 +99,8 @@ void vxm(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
     }
   }
   if (pull) {
-    // Pull needs u densely: scatter its entries into an identity-filled vector, the context's
-    // scratch (no allocation per call inside a solve's loop). Its entry n receives min(u), the
-    // floor's first operand (pull_floor: for the min accumulator only).
-    const bool floored = accum == accumulator::min && S::is_min_monoid && S::monotone_mul;
-    W* dense_u = static_cast<W*>(ctx.pull_dense_input((std::size_t(n) + 1) * sizeof(W)));
-    detail::assign_masked<<<detail::blocks_for(std::size_t(n) + 1), tuning::block_threads, 0, s>>>(
-        dense_u, n + 1, no_mask<W>(), S::identity(), false, S::identity());
-    detail::check_launch();
-    if (u.nvals()) {
-      detail::scatter_values<<<detail::blocks_for(u.nvals()), tuning::block_threads, 0, s>>>(
-          u.indices(), u.values(), u.nvals(), dense_u, floored ? dense_u + n : nullptr);
-      detail::check_launch();
-    }
-    detail::pull_floor<W> floor;
-    if (floored) {
-      floor.least_input = dense_u + n;
-      floor.least_weight = detail::least_weight_of(A, a);
-    }
-    const csr_view<W> view = A.transpose_view();  // A''s rows: vxm pulls over in-arcs
-    const detail::pull_operands<W> op{&w, mask, accum, view,
-                                      detail::pull_ranges_of(view, a, true, desc, ctx),
-                                      dense_u, improved, improved_range, counters, floor};
-    detail::pull_dispatch<S>(op, desc, ctx);
+    detail::pull_sparse<S>(w, mask, accum, u, a, true, desc, ctx, improved, improved_range,
+                           counters);
     return;
   }
   const bool direct = accum == accumulator::min ? S::is_min_monoid
@@ -126,6 +144,16 @@ void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
                                     detail::pull_ranges_of(A.view(), a, false, desc, ctx),
                                     u.data(), improved, improved_range, counters};
   detail::pull_dispatch<S>(op, desc, ctx);
+}
+
+template <class S, class W>
+void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semiring,
+         const matrix_operand<W>& a, const sparse_vector<W>& u, const descriptor& desc,
+         gpu_context& ctx, sparse_vector<W>* improved, value_range<W> improved_range,
+         op_counters* counters) {
+  (void)semiring;
+  detail::pull_sparse<S>(w, mask, accum, u, a, false, desc, ctx, improved, improved_range,
+                         counters);
 }
 
 template <class S, class W>
@@ -343,6 +371,10 @@ std::size_t nvals(const dense_vector<W>& u, gpu_context& ctx) {
                                   value_range<W>, op_counters*);                                 \
   template void mxv<S, W>(dense_vector<W>&, const mask_view<W>&, accumulator, S,         \
                                   const matrix_operand<W>&, const dense_vector<W>&,              \
+                                  const descriptor&, gpu_context&, sparse_vector<W>*,            \
+                                  value_range<W>, op_counters*);                                 \
+  template void mxv<S, W>(dense_vector<W>&, const mask_view<W>&, accumulator, S,         \
+                                  const matrix_operand<W>&, const sparse_vector<W>&,             \
                                   const descriptor&, gpu_context&, sparse_vector<W>*,            \
                                   value_range<W>, op_counters*);                                 \
   template void ewise_add<S, W>(dense_vector<W>&, const mask_view<W>&, accumulator, S,   \

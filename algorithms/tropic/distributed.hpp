@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "tropic/device_matrix.hpp"
@@ -81,5 +82,12 @@ class distributed_matrix {
 // device's end.
 template <class W>
 result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts = {});
+
+// certify(g, source, r) (tropic/sssp.hpp) over the matrix's parts: "" when r is proven exact,
+// else the first violation. Each part's rows are brought to the host in turn and checked there
+// (certify_rows), then combined (certify_combine): host memory holds one part at a time besides
+// r, so a graph generated on its GPUs is certified without the whole of it in one array.
+template <class W>
+std::string certify(const distributed_matrix<W>& a, vertex source, const result<W>& r);
 
 }  // namespace tropic

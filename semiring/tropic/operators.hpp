@@ -177,6 +177,13 @@ void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
          const matrix_operand<W>& a, const dense_vector<W>& u, const descriptor& desc,
          gpu_context& ctx, sparse_vector<W>* improved = nullptr,
          value_range<W> improved_range = {}, op_counters* counters = nullptr);
+// The same for a sparse u (absent entries the identity). With the min accumulator the pull is
+// floored by min(u): rows and arc tails past w(i) - min(u) are skipped (pull_method::live_rows).
+template <class S, class W = typename S::value_type>
+void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semiring,
+         const matrix_operand<W>& a, const sparse_vector<W>& u, const descriptor& desc,
+         gpu_context& ctx, sparse_vector<W>* improved = nullptr,
+         value_range<W> improved_range = {}, op_counters* counters = nullptr);
 
 // out = { (i, in[i]) : in[i] in range } -- the bucket B = {v : iΔ <= t[v] < (i+1)Δ}.
 template <class W>

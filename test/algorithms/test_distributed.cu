@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,7 @@ void check_on(const std::vector<int>& devices, std::uint64_t seed) {
       o.parents = true;
       const result<W> r = sssp(a, s, o);
       check_same_as_one_gpu(g, s, r);
+      CHECK(certify(a, s, r) == "");
       ++solved;
     }
   }
@@ -175,6 +177,14 @@ TEST_SUITE("distributed") {
     detail::distributed_rows(g, sources, o, got);
     CHECK(got.distances == want.distances);
     CHECK(got.parents == want.parents);
+    {
+      const std::vector<vertex> destinations{0, 4, 1023, 17, 4};
+      options plain;
+      plain.algorithm = algorithm::dijkstra;
+      CHECK(detail::distributed_od(g, sources, destinations, o) ==
+            sssp_od(g, sources, destinations, plain));
+      CHECK(sssp_od(g, sources, destinations, o) == sssp_od(g, sources, destinations, plain));
+    }
     if (gpu_count() < 2 || !multi_gpu_available()) return;  // the rest needs two GPUs
     o.devices = all_devices();
     const multi_result<std::uint32_t> many = sssp(g, sources, o);
@@ -184,6 +194,57 @@ TEST_SUITE("distributed") {
     options plain;
     plain.algorithm = algorithm::dijkstra;
     CHECK(sssp_od(g, sources, destinations, o) == sssp_od(g, sources, destinations, plain));
+  }
+
+  TEST_CASE("the certificate over the parts: certify's verdict, part by part") {
+    TROPIC_REQUIRE_GPU();
+    const csr<std::uint32_t> g = generate<std::uint32_t>("kron:11:8", 9);
+    for (const std::vector<int>& devices : {std::vector<int>{0}, all_devices()}) {
+      if (devices.size() > 1 && !multi_gpu_available()) continue;
+      const distributed_matrix<std::uint32_t> a(g, devices);
+      options o;
+      o.parents = true;
+      result<std::uint32_t> r = sssp(a, 3, o);
+      CHECK(certify(a, 3, r) == "");
+      // A distance too small, one too large, a parent that is not tight: the same first
+      // violation as certify() over the whole graph.
+      for (int damage = 0; damage < 3; ++damage) {
+        result<std::uint32_t> bad = r;
+        vertex v = 0;
+        while (v < g.n && (v == 3 || bad.distances[v] == infinity<std::uint32_t>())) ++v;
+        REQUIRE(v < g.n);
+        if (damage == 0) bad.distances[v] -= 1;
+        if (damage == 1) bad.distances[v] += 1;
+        if (damage == 2) bad.parents[v] = bad.parents[v] == 3 ? v : 3;
+        const std::string got = certify(a, 3, bad);
+        CHECK(got != "");
+        CHECK(got == certify(g, 3, bad));
+      }
+    }
+  }
+
+  TEST_CASE("solves from several threads on one matrix, and the caller's device kept") {
+    TROPIC_REQUIRE_GPU();
+    const csr<std::uint32_t> g = generate<std::uint32_t>("grid:30:40", 4);
+    const std::vector<int> devices = multi_gpu_available() ? all_devices() : std::vector<int>{0};
+    const distributed_matrix<std::uint32_t> a(g, devices);
+    const int last = devices.back();
+    REQUIRE(cudaSetDevice(last) == cudaSuccess);
+    std::vector<std::vector<std::uint32_t>> got(4);
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < got.size(); ++k)
+      threads.emplace_back([&, k] { got[k] = sssp(a, vertex(k * 100), {}).distances; });
+    for (std::thread& t : threads) t.join();
+    for (std::size_t k = 0; k < got.size(); ++k)
+      CHECK(got[k] == dijkstra(g, vertex(k * 100), false).distances);
+    // Rank 0 runs on this thread, on devices[0]: the solve hands the thread back as it was.
+    const result<std::uint32_t> r = sssp(a, 7, {});
+    CHECK(r.distances == dijkstra(g, 7, false).distances);
+    int now = -1;
+    REQUIRE(cudaGetDevice(&now) == cudaSuccess);
+    CHECK(now == last);
+    CHECK(certify(a, 7, r) == "");  // positive weights: distances alone are certified
+    REQUIRE(cudaSetDevice(0) == cudaSuccess);
   }
 
   TEST_CASE("bad device lists and arguments are refused, naming the problem") {

@@ -24,6 +24,10 @@ result<W> distributed_sssp(const csr<W>& g, vertex source, const options& opts);
 template <class W>
 void distributed_rows(const csr<W>& g, const std::vector<vertex>& sources, const options& opts,
                       multi_result<W>& out);
+// origin-destination: row i holds origin i's distances to the destinations (no k x n rows)
+template <class W>
+std::vector<W> distributed_od(const csr<W>& g, const std::vector<vertex>& origins,
+                              const std::vector<vertex>& destinations, const options& opts);
 #endif
 // algorithms/sssp.cpp: with two or more options::devices only delta_stepping (or automatic)
 // runs, on non-negative weights: invalid_value otherwise.
