@@ -8,6 +8,8 @@
 #include "distributed_ranks.hpp"
 #include "tropic/distributed.hpp"
 #include "tropic/error.hpp"
+#include "tropic/generate.hpp"
+#include "tropic/generate_device.hpp"
 
 namespace tropic {
 
@@ -147,6 +149,22 @@ distributed_matrix<W>::distributed_matrix(vertex n, const std::vector<int>& devi
     parts_[p] = std::make_unique<device_matrix<W>>(view, upload_options{transpose_policy::none});
   });
   stats_.symmetric = symmetric;
+}
+
+template <class W>
+distributed_matrix<W>::distributed_matrix(const std::string& spec, std::uint64_t seed,
+                                          const std::vector<int>& devices)
+    : devices_(devices) {
+  check_devices(devices_);
+  stats_.n = graph_spec_vertices(spec);
+  ranges_ = partition_vertices(stats_.n, devices_.size());
+  // One part is the whole graph, its own transpose; a part of several holds some rows only.
+  const bool whole = devices_.size() == 1;
+  build([&](std::size_t p) {
+    parts_[p] = std::make_unique<device_matrix<W>>(
+        generate_on_device<W>(spec, seed, ranges_[p], whole));
+  });
+  stats_.symmetric = true;  // kron and grid: both directions of each edge, one weight
 }
 
 template <class W>

@@ -8,6 +8,10 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <unordered_set>
+#include <vector>
+
+#include <thrust/iterator/transform_iterator.h>
 
 #include "tropic/device_matrix.hpp"
 
@@ -97,6 +101,124 @@ __global__ void split_rows(csr_view<W> a, W delta, bool all_light, arc_index* sp
     }
     split[u] = lo;
   }
+}
+
+// The row statistics of a device CSR: the longest row, the rows without arcs, the first row
+// of the longest length (second pass, `longest` known).
+__global__ void row_stats(vertex n, const arc_index* offsets, unsigned long long* longest,
+                          unsigned long long* empty_rows) {
+  unsigned long long most = 0, empty = 0;
+  for (std::size_t u = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; u < n;
+       u += std::size_t(gridDim.x) * blockDim.x) {
+    const unsigned long long d = offsets[u + 1] - offsets[u];
+    most = d > most ? d : most;
+    empty += d == 0;
+  }
+  for (int o = 16; o > 0; o /= 2) {
+    const unsigned long long m = __shfl_down_sync(0xffffffffu, most, o);
+    most = m > most ? m : most;
+    empty += __shfl_down_sync(0xffffffffu, empty, o);
+  }
+  if (threadIdx.x % 32 == 0) {
+    atomicMax(longest, most);
+    atomicAdd(empty_rows, empty);
+  }
+}
+
+__global__ void first_of_length(vertex n, const arc_index* offsets, const unsigned long long* length,
+                                unsigned long long* first) {
+  for (std::size_t u = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; u < n;
+       u += std::size_t(gridDim.x) * blockDim.x)
+    if (offsets[u + 1] - offsets[u] == *length) atomicMin(first, u);
+}
+
+template <class W>
+struct as_double {
+  __host__ __device__ double operator()(W w) const { return static_cast<double>(w); }
+};
+
+// compute_stats (lib/csr.cpp) for a CSR on the device: the same fields but `symmetric`, which
+// the caller gives; probe_levels by the same BFS, each reached row copied to the host alone.
+template <class W>
+graph_stats device_stats(vertex n, arc_index arcs, const arc_index* offsets, const vertex* columns,
+                         const W* weights, cudaStream_t stream) {
+  graph_stats s;
+  s.n = n;
+  s.arcs = arcs;
+  s.avg_degree = n ? double(arcs) / n : 0.0;
+  if (n == 0) return s;
+  device_buffer<unsigned long long> counts(3, stream);
+  const unsigned long long init[3] = {0, 0, ~0ull};
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(counts.data(), init, sizeof init, cudaMemcpyHostToDevice,
+                                    stream));
+  row_stats<<<grid_for(n), block_threads, 0, stream>>>(n, offsets, counts.data(),
+                                                       counts.data() + 1);
+  first_of_length<<<grid_for(n), block_threads, 0, stream>>>(n, offsets, counts.data(),
+                                                             counts.data() + 2);
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+  unsigned long long host[3];
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(host, counts.data(), sizeof host, cudaMemcpyDeviceToHost,
+                                    stream));
+  if (arcs > 0) {
+    device_buffer<W> extremes(2, stream);
+    device_buffer<double> sum(1, stream);
+    const auto doubles = thrust::make_transform_iterator(weights, as_double<W>{});
+    std::size_t a = 0, b = 0, c = 0;
+    TROPIC_CUDA_CHECK(cub::DeviceReduce::Min(nullptr, a, weights, extremes.data(), arcs, stream));
+    TROPIC_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, b, weights, extremes.data(), arcs, stream));
+    TROPIC_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, c, doubles, sum.data(), arcs, stream));
+    device_buffer<unsigned char> temp(std::max({a, b, c}), stream);
+    TROPIC_CUDA_CHECK(cub::DeviceReduce::Min(temp.data(), a, weights, extremes.data(), arcs,
+                                             stream));
+    TROPIC_CUDA_CHECK(cub::DeviceReduce::Max(temp.data(), b, weights, extremes.data() + 1, arcs,
+                                             stream));
+    TROPIC_CUDA_CHECK(cub::DeviceReduce::Sum(temp.data(), c, doubles, sum.data(), arcs, stream));
+    W w[2];
+    double total = 0;
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(w, extremes.data(), sizeof w, cudaMemcpyDeviceToHost,
+                                      stream));
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(&total, sum.data(), sizeof total, cudaMemcpyDeviceToHost,
+                                      stream));
+    TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    s.min_weight = double(w[0]);
+    s.max_weight = double(w[1]);
+    s.avg_weight = total / double(arcs);
+    s.has_negative_weight = s.min_weight < 0;
+  }
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  s.max_degree = arc_index(host[0]);
+  s.isolated = vertex(host[1]);
+  // probe_levels: compute_stats' BFS from the first vertex of most arcs
+  auto row = [&](vertex u, std::vector<vertex>& out) {
+    arc_index range[2];
+    TROPIC_CUDA_CHECK(cudaMemcpy(range, offsets + u, sizeof range, cudaMemcpyDeviceToHost));
+    out.resize(range[1] - range[0]);
+    if (!out.empty())
+      TROPIC_CUDA_CHECK(cudaMemcpy(out.data(), columns + range[0], out.size() * sizeof(vertex),
+                                   cudaMemcpyDeviceToHost));
+  };
+  const vertex start = vertex(host[2]);
+  std::unordered_set<vertex> seen{start};
+  std::vector<vertex> frontier{start}, next, arcs_of;
+  std::uint32_t levels = 0;
+  while (!frontier.empty()) {
+    next.clear();
+    for (const vertex u : frontier) {
+      row(u, arcs_of);
+      for (const vertex v : arcs_of)
+        if (seen.insert(v).second) {
+          next.push_back(v);
+          if (seen.size() >= stats_probe_vertices) {
+            s.probe_levels = levels + 1;
+            return s;
+          }
+        }
+    }
+    if (!next.empty()) ++levels;
+    frontier.swap(next);
+  }
+  s.probe_levels = levels;
+  return s;
 }
 
 }  // namespace
@@ -208,6 +330,35 @@ device_matrix<W>::device_matrix(const csr_host_view<W>& g, const upload_options&
       first_weights<<<grid_for(n_), block_threads, 0, stream>>>(
           n_, t_row_offsets_.data(), t_weights_.data(), t_row_least_.data());
     }
+    TROPIC_CUDA_CHECK(cudaGetLastError());
+  }
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+template <class W>
+device_matrix<W>::device_matrix(vertex n, device_buffer<arc_index>&& row_offsets,
+                                device_buffer<vertex>&& columns, device_buffer<W>&& weights,
+                                bool symmetric, cudaStream_t stream)
+    : n_(n), arcs_(columns.size()), stream_(stream), row_offsets_(std::move(row_offsets)),
+      columns_(std::move(columns)), weights_(std::move(weights)) {
+  if (row_offsets_.size() != std::size_t(n_) + 1 || weights_.size() != columns_.size())
+    throw error(error_code::invalid_value,
+                "device_matrix: " + std::to_string(row_offsets_.size()) + " row offsets, " +
+                    std::to_string(columns_.size()) + " columns and " +
+                    std::to_string(weights_.size()) + " weights do not form a CSR of " +
+                    std::to_string(n_) + " rows");
+  stats_ = device_stats<W>(n_, arcs_, row_offsets_.data(), columns_.data(), weights_.data(),
+                           stream);
+  stats_.symmetric = symmetric;
+  require_device_memory(arcs_ * (sizeof(vertex) + sizeof(W)) + std::size_t(n_) * sizeof(W),
+                        "sorting the rows of a " + std::to_string(n_) + "-vertex, " +
+                            std::to_string(arcs_) + "-arc " + weight_type_name<W>() +
+                            " matrix by weight");
+  sort_rows_by_weight(n_, arcs_, row_offsets_.data(), columns_, weights_, stream);
+  if (n_ > 0) {
+    row_least_ = device_buffer<W>(n_, stream);
+    first_weights<<<grid_for(n_), block_threads, 0, stream>>>(n_, row_offsets_.data(),
+                                                              weights_.data(), row_least_.data());
     TROPIC_CUDA_CHECK(cudaGetLastError());
   }
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -1,6 +1,7 @@
 // The counter-based draws the generators share (generate.cpp: whole graphs; generate_rows.cpp: a
-// block of rows of the same graphs). Private to lib/: one definition, so both compute the same
-// edge, target and weight for the same counter.
+// block of rows of the same graphs; generate_device.cu: a block built on a GPU). Private to lib/:
+// one definition, so all compute the same edge, target and weight for the same counter; the
+// draws are host and device functions alike.
 #pragma once
 
 #include <algorithm>
@@ -16,13 +17,19 @@
 #include "tropic/csr.hpp"
 #include "tropic/error.hpp"
 
+#if defined(__CUDACC__)
+#define TROPIC_DRAW __host__ __device__
+#else
+#define TROPIC_DRAW
+#endif
+
 namespace tropic {
 namespace generate_detail {
 
 constexpr std::uint64_t golden_gamma = 0x9e3779b97f4a7c15ULL;
 
 // The splitmix64 finalizer (Steele, Lea, Flood 2014): a bijective 64-bit mixer.
-inline std::uint64_t mix64(std::uint64_t z) noexcept {
+TROPIC_DRAW inline std::uint64_t mix64(std::uint64_t z) noexcept {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
@@ -34,7 +41,7 @@ class counter_rng {
  public:
   counter_rng(std::uint64_t seed, std::uint64_t stream) noexcept
       : key_(mix64(seed ^ mix64(stream * golden_gamma + 0x5851f42d4c957f2dULL))) {}
-  std::uint64_t operator()(std::uint64_t i) const noexcept {
+  TROPIC_DRAW std::uint64_t operator()(std::uint64_t i) const noexcept {
     return mix64(key_ + (i + 1) * golden_gamma);
   }
 
@@ -51,8 +58,10 @@ enum : std::uint64_t {
 };
 
 // floor(r * bound / 2^64): an unbiased-enough draw in [0, bound) without a division.
-inline std::uint64_t scale_to(std::uint64_t r, std::uint64_t bound) noexcept {
-#if defined(__SIZEOF_INT128__)
+TROPIC_DRAW inline std::uint64_t scale_to(std::uint64_t r, std::uint64_t bound) noexcept {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(r, bound);  // the same high word as the 128-bit product below
+#elif defined(__SIZEOF_INT128__)
   return static_cast<std::uint64_t>((static_cast<unsigned __int128>(r) * bound) >> 64);
 #else
   return r % bound;
@@ -90,9 +99,13 @@ class weight_draw {
     }
   }
 
-  W operator()(std::uint64_t r) const noexcept {
-    const std::uint64_t offset =
-        span_ == std::numeric_limits<std::uint64_t>::max() ? r : scale_to(r, span_ + 1);
+  TROPIC_DRAW W operator()(std::uint64_t r) const noexcept { return value(offset(r)); }
+  // The draw in two halves: its offset above the least weight (what orders weights), and the
+  // weight of an offset.
+  TROPIC_DRAW std::uint64_t offset(std::uint64_t r) const noexcept {
+    return span_ == ~std::uint64_t{0} ? r : scale_to(r, span_ + 1);
+  }
+  TROPIC_DRAW W value(std::uint64_t offset) const noexcept {
     if constexpr (std::is_floating_point_v<W>) {
       return static_cast<W>(lo_ + static_cast<double>(offset));
     } else {
@@ -119,7 +132,7 @@ class bit_permutation {
       add_[r] = rng(2 * r + 1);
     }
   }
-  std::uint64_t operator()(std::uint64_t x) const noexcept {
+  TROPIC_DRAW std::uint64_t operator()(std::uint64_t x) const noexcept {
     for (int r = 0; r < rounds; ++r) {
       x = (x * mul_[r] + add_[r]) & mask_;
       x ^= x >> shift_;
@@ -142,7 +155,7 @@ class rmat_edges {
   rmat_edges(int scale, std::uint64_t seed) noexcept
       : scale_(scale), rng_(seed, stream_rmat), permute_(scale, seed) {}
 
-  std::pair<vertex, vertex> operator()(std::uint64_t e) const noexcept {
+  TROPIC_DRAW std::pair<vertex, vertex> operator()(std::uint64_t e) const noexcept {
     constexpr std::uint32_t a = 37356;    // round(0.57 * 2^16)
     constexpr std::uint32_t ab = 49807;   // round(0.76 * 2^16)
     constexpr std::uint32_t abc = 62259;  // round(0.95 * 2^16)
@@ -208,8 +221,8 @@ inline void uniform_targets(const counter_rng& target_rng, std::uint64_t n, std:
 // right, down). The undirected edge right of vertex y has weight key 2y, the one below it 2y + 1:
 // both arcs of an edge read the same key, hence the same weight, whichever row is drawn.
 template <class W, class Put>
-void grid_row(std::uint64_t x, std::uint64_t rows, std::uint64_t cols, const weight_draw<W>& draw,
-              const counter_rng& weight_rng, Put put) {
+TROPIC_DRAW void grid_row(std::uint64_t x, std::uint64_t rows, std::uint64_t cols,
+                          const weight_draw<W>& draw, const counter_rng& weight_rng, Put put) {
   auto right_weight = [&](std::uint64_t y) { return draw(weight_rng(2 * y)); };
   auto down_weight = [&](std::uint64_t y) { return draw(weight_rng(2 * y + 1)); };
   const std::uint64_t r = x / cols, c = x % cols;

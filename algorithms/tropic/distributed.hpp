@@ -45,6 +45,10 @@ class distributed_matrix {
   using block_source = std::function<csr_rows<W>(row_range)>;
   distributed_matrix(vertex n, const std::vector<int>& devices, const block_source& block,
                      bool symmetric = false);
+  // The graph generate<W>(spec, seed) describes (kron or grid), each part generated on its own
+  // device (generate_on_device, tropic/generate_device.hpp): the graph is never on the host.
+  // Parts as the block constructor's (partition_vertices); symmetric.
+  distributed_matrix(const std::string& spec, std::uint64_t seed, const std::vector<int>& devices);
   ~distributed_matrix();
   distributed_matrix(const distributed_matrix&) = delete;
   distributed_matrix& operator=(const distributed_matrix&) = delete;

@@ -75,6 +75,14 @@ class device_matrix {
   explicit device_matrix(const csr_host_view<W>& g, const upload_options& opts = {},
                          cudaStream_t stream = nullptr);
 
+  // A CSR already on the current device, moved in (no copy): laid out as csr<W>'s (n + 1
+  // offsets, each row's arcs by column, no self-loop), then sorted by weight as above. The
+  // statistics are computed on the device, probe_levels by a BFS that reads only the rows it
+  // reaches; `symmetric` is the caller's, known by construction (a generator's), not checked.
+  // No transpose is built: a symmetric matrix is its own.
+  device_matrix(vertex n, device_buffer<arc_index>&& row_offsets, device_buffer<vertex>&& columns,
+                device_buffer<W>&& weights, bool symmetric, cudaStream_t stream = nullptr);
+
   vertex rows() const noexcept { return n_; }
   arc_index arcs() const noexcept { return arcs_; }
   const graph_stats& stats() const noexcept { return stats_; }

@@ -196,6 +196,28 @@ TEST_SUITE("distributed") {
     CHECK(sssp_od(g, sources, destinations, o) == sssp_od(g, sources, destinations, plain));
   }
 
+  TEST_CASE("parts generated on their devices: the generated graph's answers, certified") {
+    TROPIC_REQUIRE_GPU();
+    for (const char* spec : {"kron:12:16", "grid:60:70"}) {
+      CAPTURE(std::string(spec));
+      const csr<std::uint32_t> g = generate<std::uint32_t>(spec, 3);
+      std::vector<std::vector<int>> sets{{0}};
+      if (gpu_count() >= 2 && multi_gpu_available()) sets.push_back(all_devices());
+      for (const std::vector<int>& devices : sets) {
+        const distributed_matrix<std::uint32_t> a(spec, 3, devices);
+        CHECK(a.arcs() == g.arcs());
+        CHECK(a.stats().symmetric);
+        for (vertex s : {vertex(0), vertex(g.n / 3), vertex(g.n - 1)}) {
+          options o;
+          o.parents = true;
+          const result<std::uint32_t> r = sssp(a, s, o);
+          check_same_as_one_gpu(g, s, r);
+          CHECK(certify(a, s, r) == "");
+        }
+      }
+    }
+  }
+
   TEST_CASE("the certificate over the parts: certify's verdict, part by part") {
     TROPIC_REQUIRE_GPU();
     const csr<std::uint32_t> g = generate<std::uint32_t>("kron:11:8", 9);
