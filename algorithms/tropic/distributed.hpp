@@ -83,7 +83,8 @@ class distributed_matrix {
 // parent). opts.algorithm must be automatic or delta_stepping, weights non-negative; opts.delta,
 // cutoff and parents hold as for one GPU; opts.device and opts.devices are ignored (the matrix's
 // devices run). stats.milliseconds: the solve on every device, from the first launch to the last
-// device's end.
+// device's end. Solves on one matrix from several threads run one after another; the calling
+// thread's current device is as it was.
 template <class W>
 result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts = {});
 

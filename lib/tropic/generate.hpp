@@ -39,7 +39,8 @@ csr<W> generate(const std::string& spec, std::uint64_t seed);
 // partition (partition_vertices(graph_spec_vertices(spec), P) addresses the parts). Memory is
 // O(the block). Time is O(the block) for uniform and grid graphs (a row's arcs depend on the row
 // alone) and O(all edges) per block for Kronecker graphs, whose every edge is drawn to find those
-// with an endpoint in the block (the edge walk a GPU version would run in a kernel). Throws
+// with an endpoint in the block (generate_on_device, tropic/generate_device.hpp, runs that walk
+// on a GPU). Throws
 // error(invalid_value) for a malformed spec or a range outside [0, n) or with begin > end.
 template <class W>
 csr_rows<W> generate_rows(const std::string& spec, std::uint64_t seed, row_range rows);
