@@ -30,8 +30,9 @@ unsigned grid_for(std::uint64_t items) {
   return unsigned(blocks < 1 ? 1 : blocks > (1u << 20) ? (1u << 20) : blocks);
 }
 
+// A CUB device call made twice: for its scratch size, then with the scratch.
 template <class F>
-void run_scan(F&& call, cudaStream_t stream) {
+void cub_call(F&& call, cudaStream_t stream) {
   std::size_t bytes = 0;
   TROPIC_CUDA_CHECK(call(nullptr, bytes));
   device_buffer<unsigned char> temp(bytes, stream);
@@ -130,7 +131,34 @@ __global__ void grid_rows(std::uint64_t grid_rows_, std::uint64_t grid_cols, ver
   }
 }
 
-void need(std::size_t bytes, const std::string& what) { require_device_memory(bytes, what); }
+// local[r + 1] holds row r's arc count (local[0] = 0): made offsets in place; returns the arcs.
+arc_index scan_counts(device_buffer<arc_index>& local, vertex count, cudaStream_t stream) {
+  if (count)
+    cub_call([&](void* t, std::size_t& b) {
+      return cub::DeviceScan::InclusiveSum(t, b, local.data() + 1, local.data() + 1, count,
+                                           stream);
+    }, stream);
+  arc_index arcs = 0;
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&arcs, local.data() + count, sizeof arcs,
+                                    cudaMemcpyDeviceToHost, stream));
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return arcs;
+}
+
+// The block's arcs as the n-row matrix whose other rows are empty; the block's own offsets are
+// freed before the matrix sorts its rows.
+template <class W>
+device_matrix<W> block_matrix(vertex n, vertex first, vertex count,
+                              device_buffer<arc_index>&& local, device_buffer<vertex>&& columns,
+                              device_buffer<W>&& weights, bool symmetric, cudaStream_t stream) {
+  device_buffer<arc_index> whole(std::size_t(n) + 1, stream);
+  place_offsets<<<grid_for(std::uint64_t(n) + 1), threads, 0, stream>>>(local.data(), first,
+                                                                        count, n, whole.data());
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+  local = device_buffer<arc_index>();
+  return device_matrix<W>(n, std::move(whole), std::move(columns), std::move(weights), symmetric,
+                          stream);
+}
 
 template <class W>
 device_matrix<W> kronecker_block(int scale, int edge_factor, std::uint64_t seed, vertex n,
@@ -143,12 +171,12 @@ device_matrix<W> kronecker_block(int scale, int edge_factor, std::uint64_t seed,
   const std::string what = "generating rows [" + std::to_string(rows.begin) + ", " +
                            std::to_string(rows.end) + ") of kron:" + std::to_string(scale) + ":" +
                            std::to_string(edge_factor);
-  need((std::size_t(count) + 1) * 16, what);
+  require_device_memory((std::size_t(count) + 1) * 16, what);
   device_buffer<unsigned long long> offsets(std::size_t(count) + 1, stream);
   TROPIC_CUDA_CHECK(cudaMemsetAsync(offsets.data(), 0, offsets.size() * 8, stream));
   kron_count<<<grid_for(edges), threads, 0, stream>>>(edge, edges, first, count, offsets.data());
   TROPIC_CUDA_CHECK(cudaGetLastError());
-  run_scan([&](void* t, std::size_t& b) {
+  cub_call([&](void* t, std::size_t& b) {
     return cub::DeviceScan::InclusiveSum(t, b, offsets.data(), offsets.data(), offsets.size(),
                                          stream);
   }, stream);
@@ -157,7 +185,7 @@ device_matrix<W> kronecker_block(int scale, int edge_factor, std::uint64_t seed,
                                     stream));
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
   // The keys twice (the sort's double buffer), a mark per arc: 17 bytes per drawn arc at most.
-  need(std::size_t(drawn) * 17 + std::size_t(count) * 8, what + " (" + std::to_string(drawn) +
+  require_device_memory(std::size_t(drawn) * 17 + std::size_t(count) * 8, what + " (" + std::to_string(drawn) +
                                                             " arcs drawn)");
   device_buffer<std::uint64_t> keys(drawn, stream), sorted(drawn, stream);
   {
@@ -172,7 +200,7 @@ device_matrix<W> kronecker_block(int scale, int edge_factor, std::uint64_t seed,
   const arc_index* row_begin = reinterpret_cast<const arc_index*>(offsets.data());
   if (drawn) {
     cub::DoubleBuffer<std::uint64_t> buffers(keys.data(), sorted.data());
-    run_scan([&](void* t, std::size_t& b) {
+    cub_call([&](void* t, std::size_t& b) {
       return cub::DeviceSegmentedSort::SortKeys(t, b, buffers, std::int64_t(drawn),
                                                 std::int64_t(count), row_begin, row_begin + 1,
                                                 stream);
@@ -187,23 +215,16 @@ device_matrix<W> kronecker_block(int scale, int edge_factor, std::uint64_t seed,
     mark_distinct<<<grid_for(std::uint64_t(count) * 32), threads, 0, stream>>>(
         row_begin, count, keys.data(), keep.data());
     TROPIC_CUDA_CHECK(cudaGetLastError());
-    run_scan([&](void* t, std::size_t& b) {
+    cub_call([&](void* t, std::size_t& b) {
       return cub::DeviceSegmentedReduce::Sum(
           t, b, thrust::make_transform_iterator(keep.data(), widen{}), local.data() + 1, count,
           row_begin, row_begin + 1, stream);
     }, stream);
-    run_scan([&](void* t, std::size_t& b) {
-      return cub::DeviceScan::InclusiveSum(t, b, local.data() + 1, local.data() + 1, count,
-                                           stream);
-    }, stream);
   }
-  arc_index arcs = 0;
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&arcs, local.data() + count, sizeof arcs,
-                                    cudaMemcpyDeviceToHost, stream));
-  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const arc_index arcs = scan_counts(local, count, stream);
   if (drawn) {
     device_buffer<unsigned long long> kept(1, stream);
-    run_scan([&](void* t, std::size_t& b) {
+    cub_call([&](void* t, std::size_t& b) {
       return cub::DeviceSelect::Flagged(t, b, keys.data(), keep.data(), sorted.data(),
                                         kept.data(), std::int64_t(drawn), stream);
     }, stream);
@@ -219,13 +240,8 @@ device_matrix<W> kronecker_block(int scale, int edge_factor, std::uint64_t seed,
     TROPIC_CUDA_CHECK(cudaGetLastError());
   }
   sorted = device_buffer<std::uint64_t>();
-  device_buffer<arc_index> whole(std::size_t(n) + 1, stream);
-  place_offsets<<<grid_for(std::uint64_t(n) + 1), threads, 0, stream>>>(local.data(), first,
-                                                                        count, n, whole.data());
-  TROPIC_CUDA_CHECK(cudaGetLastError());
-  local = device_buffer<arc_index>();
-  return device_matrix<W>(n, std::move(whole), std::move(columns), std::move(weights), symmetric,
-                          stream);
+  return block_matrix<W>(n, first, count, std::move(local), std::move(columns),
+                         std::move(weights), symmetric, stream);
 }
 
 template <class W>
@@ -234,7 +250,7 @@ device_matrix<W> grid_block(vertex grid_rows_, vertex grid_cols, std::uint64_t s
   const weight_draw<W> draw(W(1), W(1000), "generate_grid");
   const counter_rng weight_rng(seed, stream_weight);
   const vertex first = rows.begin, count = rows.size();
-  need((std::size_t(count) * 4) * (sizeof(vertex) + sizeof(W)) * 2 +
+  require_device_memory((std::size_t(count) * 4) * (sizeof(vertex) + sizeof(W)) * 2 +
            (std::size_t(n) + std::size_t(count) + 2) * sizeof(arc_index),
        "generating rows [" + std::to_string(rows.begin) + ", " + std::to_string(rows.end) +
            ") of grid:" + std::to_string(grid_rows_) + ":" + std::to_string(grid_cols));
@@ -244,15 +260,7 @@ device_matrix<W> grid_block(vertex grid_rows_, vertex grid_cols, std::uint64_t s
                                                         weight_rng, local.data(), nullptr,
                                                         static_cast<W*>(nullptr));
   TROPIC_CUDA_CHECK(cudaGetLastError());
-  if (count)
-    run_scan([&](void* t, std::size_t& b) {
-      return cub::DeviceScan::InclusiveSum(t, b, local.data() + 1, local.data() + 1, count,
-                                           stream);
-    }, stream);
-  arc_index arcs = 0;
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(&arcs, local.data() + count, sizeof arcs,
-                                    cudaMemcpyDeviceToHost, stream));
-  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const arc_index arcs = scan_counts(local, count, stream);
   device_buffer<vertex> columns(arcs, stream);
   device_buffer<W> weights(arcs, stream);
   if (arcs) {
@@ -261,12 +269,8 @@ device_matrix<W> grid_block(vertex grid_rows_, vertex grid_cols, std::uint64_t s
                                                           columns.data(), weights.data());
     TROPIC_CUDA_CHECK(cudaGetLastError());
   }
-  device_buffer<arc_index> whole(std::size_t(n) + 1, stream);
-  place_offsets<<<grid_for(std::uint64_t(n) + 1), threads, 0, stream>>>(local.data(), first,
-                                                                        count, n, whole.data());
-  TROPIC_CUDA_CHECK(cudaGetLastError());
-  return device_matrix<W>(n, std::move(whole), std::move(columns), std::move(weights), symmetric,
-                          stream);
+  return block_matrix<W>(n, first, count, std::move(local), std::move(columns),
+                         std::move(weights), symmetric, stream);
 }
 
 }  // namespace

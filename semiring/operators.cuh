@@ -37,6 +37,20 @@ namespace tropic {
 
 namespace detail {
 
+// w<mask> = accum(w, A ⊕.⊗ u) for a dense u over A's rows, or A''s when `transposed`: every
+// pull, dense or sparse, vxm or mxv, reaches pull_dispatch here.
+template <class S, class W>
+void pull_rows(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum,
+               const matrix_operand<W>& a, bool transposed, const W* u, pull_floor<W> floor,
+               const descriptor& desc, gpu_context& ctx, sparse_vector<W>* improved,
+               value_range<W> improved_range, op_counters* counters) {
+  const csr_view<W> view = transposed ? a.a->transpose_view() : a.a->view();
+  const pull_operands<W> op{&w, mask, accum, view,
+                            pull_ranges_of(view, a, transposed, desc, ctx),
+                            u, improved, improved_range, counters, floor};
+  pull_dispatch<S>(op, desc, ctx);
+}
+
 // A pull from a sparse u over A's rows (mxv) or A''s (vxm, `transposed`). The pull needs u
 // densely: its entries are scattered into an identity-filled vector, the context's scratch (no
 // allocation per call inside a solve's loop), whose entry n receives min(u): the floor's first
@@ -65,11 +79,8 @@ void pull_sparse(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum
     floor.least_input = dense_u + n;
     floor.least_weight = least_weight_of(A, a);
   }
-  const csr_view<W> view = transposed ? A.transpose_view() : A.view();
-  const pull_operands<W> op{&w, mask, accum, view,
-                            pull_ranges_of(view, a, transposed, desc, ctx),
-                            dense_u, improved, improved_range, counters, floor};
-  pull_dispatch<S>(op, desc, ctx);
+  pull_rows<S>(w, mask, accum, a, transposed, dense_u, floor, desc, ctx, improved, improved_range,
+               counters);
 }
 
 }  // namespace detail
@@ -139,11 +150,8 @@ void mxv(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum, S semi
          gpu_context& ctx, sparse_vector<W>* improved, value_range<W> improved_range,
          op_counters* counters) {
   (void)semiring;
-  const device_matrix<W>& A = *a.a;
-  const detail::pull_operands<W> op{&w, mask, accum, A.view(),
-                                    detail::pull_ranges_of(A.view(), a, false, desc, ctx),
-                                    u.data(), improved, improved_range, counters};
-  detail::pull_dispatch<S>(op, desc, ctx);
+  detail::pull_rows<S>(w, mask, accum, a, false, u.data(), detail::pull_floor<W>{}, desc, ctx,
+                       improved, improved_range, counters);
 }
 
 template <class S, class W>

@@ -141,37 +141,35 @@ void check_vxm_mxv(const csr<W>& g, std::uint64_t seed, bool exact, const vxm_ch
       CHECK(ctx.read_arcs_scanned() - scanned == (ui.empty() ? 0 : g.arcs()));
     if (!choice.mxv) continue;
 
-    // mxv (a pull over A's rows) from a dense u, with the same mask and accumulator.
+    // mxv (a pull over A's rows) from a dense u, then from the sparse u (no repeated index: a
+    // dense u holds one value per vertex, its absent entries the identity; floored by min(u)
+    // under the min accumulator), with the same mask and accumulator.
     const std::vector<W> ud = random_dense<W>(rng, n, 0.5 * inf_share);
+    const value_range<W> pull_range{W(rng.between(0, 30)), infinity<W>()};
+    auto check_mxv = [&](const std::vector<W>& dense_u, auto&& call) {
+      w.upload(w0);
+      call();
+      want = w0;
+      spec::write<S>(want, spec::mxv<S>(g, dense_u, part, wdelta), &m, mask, complement, accum,
+                     replace);
+      check_same_vector(w.to_host(), want, exact);
+      if (track) {
+        std::vector<vertex> listed = improved.indices_to_host();
+        std::sort(listed.begin(), listed.end());
+        CHECK(listed == spec::improved(w0, want, pull_range));
+      }
+    };
     dense_vector<W> udev(n, stream);
     udev.upload(ud);
-    w.upload(w0);
-    const value_range<W> pull_range{W(rng.between(0, 30)), infinity<W>()};
-    mxv(w, mv, accum, S{}, op, udev, d, ctx, track ? &improved : nullptr, pull_range);
-    want = w0;
-    spec::write<S>(want, spec::mxv<S>(g, ud, part, wdelta), &m, mask, complement, accum, replace);
-    check_same_vector(w.to_host(), want, exact);
-    if (track) {
-      std::vector<vertex> listed = improved.indices_to_host();
-      std::sort(listed.begin(), listed.end());
-      CHECK(listed == spec::improved(w0, want, pull_range));
-    }
-
-    // mxv from the sparse u (no repeated index: a dense u holds one value per vertex), its
-    // absent entries the identity; floored by min(u) under the min accumulator.
+    check_mxv(ud, [&] {
+      mxv(w, mv, accum, S{}, op, udev, d, ctx, track ? &improved : nullptr, pull_range);
+    });
     if (shape == 4) continue;
     std::vector<W> us(n, S::identity());
     for (std::size_t k = 0; k < ui.size(); ++k) us[ui[k]] = uv[k];
-    w.upload(w0);
-    mxv(w, mv, accum, S{}, op, u, d, ctx, track ? &improved : nullptr, pull_range);
-    want = w0;
-    spec::write<S>(want, spec::mxv<S>(g, us, part, wdelta), &m, mask, complement, accum, replace);
-    check_same_vector(w.to_host(), want, exact);
-    if (track) {
-      std::vector<vertex> listed = improved.indices_to_host();
-      std::sort(listed.begin(), listed.end());
-      CHECK(listed == spec::improved(w0, want, pull_range));
-    }
+    check_mxv(us, [&] {
+      mxv(w, mv, accum, S{}, op, u, d, ctx, track ? &improved : nullptr, pull_range);
+    });
   }
 }
 
