@@ -52,16 +52,6 @@ W just_above(W x) {
     return std::nextafter(x, infinity<W>());
 }
 
-// Whether a finite distance can reach infinity<W>(): a shortest path has at most n - 1 arcs and,
-// under a cutoff, a reported distance is at most the cutoff; finish_result's arc pass detects an
-// overflow only where one is possible.
-template <class W>
-bool overflow_possible(const device_matrix<W>& a, W cutoff) {
-  const double longest = std::min(double(a.rows()) * a.stats().max_weight,
-                                  double(cutoff) + a.stats().max_weight);
-  return !(longest < double(std::numeric_limits<W>::max()) / 2);
-}
-
 }  // namespace
 
 template <class W>
@@ -195,21 +185,7 @@ void delta_stepping_batch(const device_matrix<W>& A, const vertex* sources, std:
   // The rows, row-major, into U's values (n·k entries: room for them).
   W* rows = U.values();
   to_row_major(rows, D, ctx);
-  if (parents || overflow_possible(A, cutoff)) {
-    // finish_result per row: the overflow pass and parents (a tight arc, as one source's).
-    options row_opts = opts;
-    row_opts.parents = parents != nullptr;
-    for (std::size_t s = 0; s < k; ++s) {
-      result<W> r;
-      finish_result(A, rows + s * n, sources[s], row_opts, r, stream);
-      std::copy(r.distances.begin(), r.distances.end(), distances + s * n);
-      if (parents) std::copy(r.parents.begin(), r.parents.end(), parents + s * n);
-    }
-  } else {
-    TROPIC_CUDA_CHECK(cudaMemcpyAsync(distances, rows, size * sizeof(W), cudaMemcpyDeviceToHost,
-                                      stream));
-    stream.synchronize();
-  }
+  finish_rows(A, rows, sources, k, opts, cutoff, distances, parents, stream);
 }
 
 #define TROPIC_INSTANTIATE(W)                                                                  \

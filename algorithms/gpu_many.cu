@@ -1,7 +1,7 @@
 // GPU side of many sources and origin-destination: one upload, then every source on it.
-// solve_many_gpu is the one place the sources meet the GPU algorithms: batched delta-stepping
-// (min-plus mxm over a k x n frontier) where it measured faster, else a loop over the
-// single-source solve.
+// solve_many_gpu is the one place the sources meet the GPU algorithms: Near-Far on a thread block
+// per source or batched delta-stepping (min-plus mxm over a k x n frontier) where they measured
+// faster, else a loop over the single-source solve.
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -27,35 +27,45 @@ void check_many(const device_matrix<W>& a, const std::vector<vertex>& list, cons
   check_vertex_list(a.rows(), list, what);
 }
 
-// The rows of `out` (already sized): delta-stepping (and automatic) with no negative arc, on a
-// graph of short rows and with policy::delta_stepping::batch_min_sources or more sources, as
-// batched delta-stepping on the min-plus mxm (one arc read for all the chunk's sources), in
-// chunks of as many rows as device memory holds (options::max_batch when they do not all fit);
-// anything else source by source (on graphs with hubs the batch measured slower).
+// The rows of `out` (already sized), by the fastest measured path for the graph and the count:
+//  - on graphs of short rows (roads, grids, meshes) with policy::many_sources::blocks_min_sources
+//    or more sources, automatic and near_far run near_far_blocks (a thread block per source);
+//    delta_stepping runs batched on the min-plus mxm (one arc read for all the chunk's sources)
+//    from policy::delta_stepping::batch_min_sources on;
+//  - anything else source by source (on graphs with hubs both measured slower).
+// Both many-source paths take the sources in chunks of as many rows as device memory holds
+// (options::max_batch when they do not all fit).
 template <class W>
 void solve_many_gpu(const device_matrix<W>& a, const std::vector<vertex>& sources,
                     const options& opts, multi_result<W>& out) {
   const std::size_t n = a.rows(), k = sources.size();
   const bool short_rows =
-      a.stats().max_degree <= policy::delta_stepping::closure_local_rounds_max_degree;
-  const bool batched = k >= policy::delta_stepping::batch_min_sources && short_rows &&
-                       !a.stats().has_negative_weight &&
-                       (opts.algorithm == algorithm::delta_stepping ||
-                        opts.algorithm == algorithm::automatic);
-  if (batched) {
+      a.stats().max_degree <= policy::delta_stepping::closure_local_rounds_max_degree &&
+      !a.stats().has_negative_weight;
+  const bool blocks = short_rows && k >= policy::many_sources::blocks_min_sources &&
+                      (opts.algorithm == algorithm::near_far ||
+                       opts.algorithm == algorithm::automatic);
+  const bool batched = short_rows && k >= policy::delta_stepping::batch_min_sources &&
+                       opts.algorithm == algorithm::delta_stepping;
+  if (blocks || batched) {
     std::size_t free_bytes = 0, total_bytes = 0;
     TROPIC_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    // Three k x n arrays of W (delta_stepping_batch checks its exact need), with an eighth of
-    // the free memory left for the per-vertex arrays and the operators' scratch.
-    const std::size_t rows = batch_rows(k, n, 3 * sizeof(W), free_bytes / 8 * 7,
+    // The batch: three k x n arrays of W (delta_stepping_batch checks its exact need); the
+    // blocks: one, and their worklists. An eighth of the free memory is left for the per-vertex
+    // arrays, the worklists and the operators' scratch.
+    const std::size_t rows = batch_rows(k, n, (batched ? 3 : 1) * sizeof(W), free_bytes / 8 * 7,
                                         opts.max_batch, "device memory");
     for (std::size_t first = 0; first < k; first += rows) {
       const std::size_t count = std::min(rows, k - first);
+      W* distances = out.distances.data() + first * n;
+      std::int64_t* parents = opts.parents ? out.parents.data() + first * n : nullptr;
       statistics st;
-      delta_stepping_batch(a, sources.data() + first, count, opts,
-                           out.distances.data() + first * n,
-                           opts.parents ? out.parents.data() + first * n : nullptr, st,
-                           cutoff_limit<W>(opts.cutoff));
+      if (blocks)
+        near_far_blocks(a, sources.data() + first, count, opts, distances, parents, st,
+                        cutoff_limit<W>(opts.cutoff));
+      else
+        delta_stepping_batch(a, sources.data() + first, count, opts, distances, parents, st,
+                             cutoff_limit<W>(opts.cutoff));
       add_stats(out.stats, st);
     }
     return;

@@ -199,6 +199,40 @@ void finish_download(vertex n, const W* distances, const unsigned long long* par
   }
 }
 
+namespace {
+
+// Whether a finite distance can reach infinity<W>(): a shortest path has at most n - 1 arcs and,
+// under a cutoff, a reported distance is at most the cutoff.
+template <class W>
+bool overflow_possible(const device_matrix<W>& a, W cutoff) {
+  const double longest = std::min(double(a.rows()) * a.stats().max_weight,
+                                  double(cutoff) + a.stats().max_weight);
+  return !(longest < double(std::numeric_limits<W>::max()) / 2);
+}
+
+}  // namespace
+
+template <class W>
+void finish_rows(const device_matrix<W>& a, const W* rows, const vertex* sources, std::size_t k,
+                 const options& opts, W cutoff, W* distances, std::int64_t* parents,
+                 cudaStream_t stream) {
+  const std::size_t n = a.rows();
+  if (parents || overflow_possible(a, cutoff)) {
+    options row_opts = opts;
+    row_opts.parents = parents != nullptr;
+    for (std::size_t s = 0; s < k; ++s) {
+      result<W> r;
+      finish_result(a, rows + s * n, sources[s], row_opts, r, stream);
+      std::copy(r.distances.begin(), r.distances.end(), distances + s * n);
+      if (parents) std::copy(r.parents.begin(), r.parents.end(), parents + s * n);
+    }
+    return;
+  }
+  TROPIC_CUDA_CHECK(cudaMemcpyAsync(distances, rows, k * n * sizeof(W), cudaMemcpyDeviceToHost,
+                                    stream));
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
 template <class W>
 double resolve_delta(const device_matrix<W>& a, const options& opts) {
   return opts.delta > 0 ? opts.delta : choose_delta(a.stats());
@@ -215,7 +249,9 @@ double resolve_delta(const device_matrix<W>& a, const options& opts) {
   template bool needs_adoption<W>(const graph_stats&) noexcept;                                 \
   template void finish_download<W>(vertex, const W*, const unsigned long long*,                 \
                                    unsigned long long, const options&, result<W>&, cudaStream_t); \
-  template double resolve_delta<W>(const device_matrix<W>&, const options&);
+  template double resolve_delta<W>(const device_matrix<W>&, const options&);                   \
+  template void finish_rows<W>(const device_matrix<W>&, const W*, const vertex*, std::size_t,  \
+                               const options&, W, W*, std::int64_t*, cudaStream_t);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic::detail

@@ -61,6 +61,13 @@ inline constexpr std::size_t batch_min_sources = 64;
 inline constexpr std::uint64_t closure_local_rounds_max_degree = tuning::block_threads;
 }  // namespace delta_stepping
 
+// Many sources (algorithms/gpu_many.cu).
+namespace many_sources {
+// automatic and near_far run a thread block per source (near_far_blocks.cu) on graphs of short
+// rows from this many sources on; PROVISIONAL
+inline constexpr std::size_t blocks_min_sources = 8;
+}  // namespace many_sources
+
 // algorithm::automatic on a GPU with non-negative weights (algorithms/gpu_dispatch.cu): ADDS on
 // small graphs of shallow probe, delta-stepping elsewhere. ADDS's queue has no per-step cost, and
 // wins 1.2-3.7x on such graphs; delta-stepping's passes win on large graphs, and its local

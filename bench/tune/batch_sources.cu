@@ -4,17 +4,31 @@
 // k single-source delta_stepping solves (timed for up to 64 sources, scaled to k beyond), and
 // the answer checked: every checked row equal to the single-source GPU answer, two rows verified
 // against the CPU Dijkstra. Sources: vertices with out-arcs, drawn by a fixed hash.
+// With streams=T,...: the k single solves T at a time, each on its own host thread and stream
+// with a T-th of the device loop's blocks (wall time of the whole set, the median of `runs`),
+// every row compared with the single solve's. With blocks=256,1024 and factors=1,4: Near-Far on
+// a thread block per source (near_far_blocks.cu) with that many threads per block and Δ that
+// factor times choose_delta: its kernel time and its wall time with the download (medians).
 //   build/bench/tune/tune_batch_sources [GRAPH|FILE ...] [k=1,8,64,512] [runs=5] [check=8]
+//                                       [streams=1,4,8,16] [blocks=0,256,1024] [factors=1,4]
+//                                       [nobatch]
 // GRAPH is a generator spec (kron:22:16, grid:R:C, uniform:N:D) or a graph file; a bare name is
 // looked up in ../shared/data and data/ (USA-road-d.NY.gr.gz). Default: kron:22:16 and NY.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <cuda_runtime.h>
+
+#include "policy.hpp"
 #include "sweep_common.hpp"
 #include "tropic/detail/gpu_backends.hpp"
+#include "tropic/device_loop.hpp"
 #include "tropic/device_matrix.hpp"
 #include "tropic/error.hpp"
 #include "tropic/generate.hpp"
@@ -47,8 +61,44 @@ double median(std::vector<double> x) {
   return x.empty() ? 0 : x[x.size() / 2];
 }
 
+// The k sources as single solves, `threads` at a time (a host thread each, each solve on its own
+// stream and gpu_context with a threads-th of the device loop's blocks); the wall time.
+double concurrent(const device_matrix<W>& a, const std::vector<vertex>& sources, unsigned threads,
+                  std::vector<W>& d) {
+  const vertex n = a.rows();
+  int sms = 0, device = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  closure_limits closure;
+  if (a.stats().max_degree > policy::delta_stepping::closure_local_rounds_max_degree)
+    closure.local_rounds = 0;
+  closure.blocks = std::max(1u, tuning::device_loop_blocks_per_sm * unsigned(sms) / threads);
+  std::atomic<std::size_t> next{0};
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  std::string failure;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      try {
+        for (std::size_t i; (i = next++) < sources.size();) {
+          const result<W> r = detail::delta_stepping_configured(a, sources[i], options{}, closure,
+                                                                descriptor{}, nullptr);
+          std::copy(r.distances.begin(), r.distances.end(), d.begin() + i * n);
+        }
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+    });
+  for (std::thread& t : pool) t.join();
+  if (!failure.empty()) throw error(error_code::invalid_value, failure);
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 void measure(const std::string& name, const csr<W>& g, const std::vector<std::size_t>& ks,
-             int runs, std::size_t check) {
+             int runs, std::size_t check, const std::vector<std::size_t>& streams,
+             const std::vector<std::size_t>& widths, const std::vector<std::size_t>& factors,
+             bool batched) {
   const device_matrix<W> a(g);
   const vertex n = g.n;
   std::printf("%s: n %u, arcs %llu, transpose %s\n", name.c_str(), n,
@@ -59,6 +109,72 @@ void measure(const std::string& name, const csr<W>& g, const std::vector<std::si
     statistics st;
     options o;
     std::vector<double> batch;
+    // Single solves: the first min(k, 64) sources (their rows the reference below).
+    const std::size_t timed = std::min<std::size_t>(k, 64);
+    std::vector<result<W>> singles_rows;
+    double singles = 0;
+    for (std::size_t s = 0; s < timed; ++s) {
+      singles_rows.push_back(sssp(a, sources[s], o));
+      singles += singles_rows.back().stats.milliseconds;
+    }
+    for (std::size_t t : streams) {
+      std::vector<double> wall;
+      std::vector<W> c(k * std::size_t(n));
+      try {
+        for (int r = 0; r <= runs; ++r) {
+          const double ms = concurrent(a, sources, unsigned(t), c);
+          if (r > 0) wall.push_back(ms);
+        }
+      } catch (const error& e) {
+        std::printf("  k %5zu, %zu streams: %s\n", k, t, e.what());
+        continue;
+      }
+      std::size_t equal = 0;
+      for (std::size_t s = 0; s < timed; ++s)
+        equal += std::equal(singles_rows[s].distances.begin(), singles_rows[s].distances.end(),
+                            c.begin() + s * n);
+      if (equal != timed) failed = true;
+      std::printf("  k %5zu: %2zu streams %9.3f ms wall (%7.4f ms/source) | %zu singles %9.3f ms "
+                  "| x%.1f | rows equal to single: %zu/%zu\n",
+                  k, t, median(wall), median(wall) / double(k), timed, singles,
+                  singles * double(k) / double(timed) / median(wall), equal, timed);
+      std::fflush(stdout);
+    }
+    for (std::size_t threads : widths)
+      for (std::size_t factor : factors) {
+        options f;
+        f.delta = double(factor) * choose_delta(a.stats());
+        std::vector<double> kernel, wall;
+        std::vector<W> c(k * std::size_t(n));
+        statistics bs;
+        try {
+          for (int r = 0; r <= runs; ++r) {
+            const auto t0 = std::chrono::steady_clock::now();
+            detail::near_far_blocks(a, sources.data(), k, f, c.data(), nullptr, bs,
+                                    infinity<W>(), unsigned(threads));
+            const double ms = std::chrono::duration<double, std::milli>(
+                                  std::chrono::steady_clock::now() - t0).count();
+            if (r > 0) kernel.push_back(bs.milliseconds), wall.push_back(ms);
+          }
+        } catch (const error& e) {
+          std::printf("  k %5zu, blocks of %zu: %s\n", k, threads, e.what());
+          continue;
+        }
+        std::size_t equal = 0;
+        for (std::size_t s = 0; s < timed; ++s)
+          equal += std::equal(singles_rows[s].distances.begin(),
+                              singles_rows[s].distances.end(), c.begin() + s * n);
+        if (equal != timed) failed = true;
+        std::printf("  k %5zu: blocks of %4zu, delta %2zux (%g): kernel %9.3f ms, wall %9.3f ms "
+                    "(%7.4f ms/source; rounds %llu, windows %llu, arcs %.3g) | %zu singles "
+                    "%9.3f ms | x%.1f | rows equal to single: %zu/%zu\n",
+                    k, threads, factor, bs.delta, median(kernel), median(wall),
+                    median(wall) / double(k), (unsigned long long)bs.iterations,
+                    (unsigned long long)bs.buckets, double(bs.arcs_relaxed), timed, singles,
+                    singles * double(k) / double(timed) / median(wall), equal, timed);
+        std::fflush(stdout);
+      }
+    if (!batched) continue;
     try {
       for (int r = 0; r <= runs; ++r) {
         detail::delta_stepping_batch(a, sources.data(), k, o, d.data(), nullptr, st);
@@ -68,13 +184,9 @@ void measure(const std::string& name, const csr<W>& g, const std::vector<std::si
       std::printf("  k %5zu: %s\n", k, e.what());
       continue;
     }
-    // Single solves: the first min(k, 64) sources, scaled to k.
-    const std::size_t timed = std::min<std::size_t>(k, 64);
-    double singles = 0;
     std::size_t wrong = 0, checked = 0;
     for (std::size_t s = 0; s < timed; ++s) {
-      const result<W> one = sssp(a, sources[s], o);
-      singles += one.stats.milliseconds;
+      const result<W>& one = singles_rows[s];
       if (s < check) {
         ++checked;
         if (!std::equal(one.distances.begin(), one.distances.end(), d.begin() + s * n)) ++wrong;
@@ -108,15 +220,22 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> ks = {1, 8, 64, 512};
   int runs = 5;
   std::size_t check = 8;
+  std::vector<std::size_t> streams, widths, factors = {1};
+  bool batched = true;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg.rfind("k=", 0) == 0) {
-      ks.clear();
-      for (std::size_t at = 2; at < arg.size();) {
+    if (arg.rfind("k=", 0) == 0 || arg.rfind("streams=", 0) == 0 ||
+        arg.rfind("blocks=", 0) == 0 || arg.rfind("factors=", 0) == 0) {
+      std::vector<std::size_t>& list =
+          arg[0] == 'k' ? ks : arg[0] == 's' ? streams : arg[0] == 'b' ? widths : factors;
+      list.clear();
+      for (std::size_t at = arg.find('=') + 1; at < arg.size();) {
         const std::size_t comma = std::min(arg.find(',', at), arg.size());
-        ks.push_back(std::stoull(arg.substr(at, comma - at)));
+        list.push_back(std::stoull(arg.substr(at, comma - at)));
         at = comma + 1;
       }
+    } else if (arg == "nobatch") {
+      batched = false;
     } else if (arg.rfind("runs=", 0) == 0) {
       runs = std::max(1, std::stoi(arg.substr(5)));
     } else if (arg.rfind("check=", 0) == 0) {
@@ -136,7 +255,8 @@ int main(int argc, char** argv) {
       continue;
     }
     try {
-      measure(spec, generated ? generate<W>(spec, 1) : read_graph<W>(file), ks, runs, check);
+      measure(spec, generated ? generate<W>(spec, 1) : read_graph<W>(file), ks, runs, check,
+              streams, widths, factors, batched);
     } catch (const error& e) {
       std::printf("%s: %s\n", spec.c_str(), e.what());
       return 2;

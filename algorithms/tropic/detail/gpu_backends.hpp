@@ -48,6 +48,17 @@ void delta_stepping_batch(const device_matrix<W>& a, const vertex* sources, std:
                           const options& opts, W* distances, std::int64_t* parents,
                           statistics& stats, W cutoff = infinity<W>());
 
+// algorithms/near_far_blocks.cu: Near-Far from k sources, one thread block per source, each
+// block taking the next source when it finishes (graphs of short rows: a thread walks a whole
+// row). The same contract as delta_stepping_batch: distances host k x n row-major, each row the
+// single-source answer truncated at `cutoff`; parents null or host k x n. threads: 256 or 1024
+// per block, 0 for the automatic choice. Throws as delta_stepping_batch, out_of_memory naming
+// the sizes when the k x n distances or one block's worklists do not fit.
+template <class W>
+void near_far_blocks(const device_matrix<W>& a, const vertex* sources, std::size_t k,
+                     const options& opts, W* distances, std::int64_t* parents, statistics& stats,
+                     W cutoff = infinity<W>(), unsigned threads = 0);
+
 // algorithms/bellman_ford.cu: Bellman-Ford's rounds with negative arcs (push only, every
 // improved vertex in the frontier, at most n rounds; a reachable negative cycle throws
 // error_code::negative_cycle naming a vertex on it).
@@ -88,6 +99,15 @@ result<W> rdbs_sssp(const device_matrix<W>& a, vertex source, const options& opt
 template <class W>
 void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
                    const options& opts, result<W>& out, cudaStream_t stream);
+
+// finish_result for the k rows of a many-source solve (`rows`: device, k x n row-major, nothing
+// above `cutoff` in them) into host arrays: row by row where parents are asked or a sum may
+// overflow W (a shortest path of n - 1 arcs, or up to the cutoff, past half W's range), else one
+// download of them all.
+template <class W>
+void finish_rows(const device_matrix<W>& a, const W* rows, const vertex* sources, std::size_t k,
+                 const options& opts, W cutoff, W* distances, std::int64_t* parents,
+                 cudaStream_t stream);
 
 // The pieces of finish_result, for a result whose arcs lie on several devices (algorithms/
 // delta_stepping_distributed.cu): the pass over a view's arcs (overflow and the least tight
