@@ -50,9 +50,10 @@ inline constexpr double widen_tail_reached_share = 0.95;
 // Batched delta-stepping (delta_stepping_batch.cu): a step pulls when its frontier holds more
 // than k x n / this (source, vertex) entries, vxm's pull_ratio; unmeasured
 inline constexpr std::size_t batch_pull_ratio = 4;
-// Many sources run batched only on graphs of short rows (the closure's, below) and at least this
-// many sources: there the batch beat the single solves (64 sources: 1.8x on USA-road-d.NY, 4.9x
-// on a 100 x 100 grid), on Kronecker graphs and with 8 sources it lost (0.3-0.8x);
+// delta_stepping with many sources runs batched only on graphs of short rows (the closure's,
+// below) and at least this many sources: there the batch beat the single solves (64 sources:
+// 1.8x on USA-road-d.NY, 4.9x on a 100 x 100 grid), on Kronecker graphs and with 8 sources it
+// lost (0.3-0.8x);
 // bench/results/h200-run32/NOTES.md
 inline constexpr std::size_t batch_min_sources = 64;
 
@@ -64,7 +65,9 @@ inline constexpr std::uint64_t closure_local_rounds_max_degree = tuning::block_t
 // Many sources (algorithms/gpu_many.cu).
 namespace many_sources {
 // automatic and near_far run a thread block per source (near_far_blocks.cu) on graphs of short
-// rows from this many sources on; PROVISIONAL
+// rows from this many sources on: 8 sources of USA-road-d.NY solved 1.9x faster than 8 single
+// solves, 64 of them 10.4x (and 3.4x on a 2048 x 2048 grid); on kron-22 it lost 14x, hence short
+// rows only; bench/results/h200x4-run35/NOTES.md
 inline constexpr std::size_t blocks_min_sources = 8;
 }  // namespace many_sources
 

@@ -95,12 +95,13 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
 
     # One conversion for all sources; symmetrize: u -> v and v -> u, the lighter of a pair, which
     # is what scipy's scan of A and A' per vertex computes.
-    tg = Graph((indptr, cols, data), symmetrize=not directed) if N else None
-    dist = np.full((len(indices), N), np.inf, dtype=DTYPE)
-    pred = np.full((len(indices), N), NULL_IDX, dtype=ITYPE) if return_predecessors else None
     if N and len(indices):
+        tg = Graph((indptr, cols, data), symmetrize=not directed)
         dist, pred = _solve(tg, indices.astype(np.int64), return_predecessors, limit, algorithm,
                             device)
+    else:  # nothing to solve: the empty answer (all pairs of an empty graph, or no indices)
+        dist = np.full((len(indices), N), np.inf, dtype=DTYPE)
+        pred = np.full((len(indices), N), NULL_IDX, dtype=ITYPE) if return_predecessors else None
     if return_predecessors:
         return dist.reshape(return_shape), pred.reshape(return_shape)
     return dist.reshape(return_shape)
