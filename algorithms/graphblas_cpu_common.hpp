@@ -144,15 +144,6 @@ void clamping_plus(void* z, const void* x, const void* y) {
                                                        : static_cast<W>(sum);
 }
 
-template <class W>
-bool has_negative_arc(const csr<W>& g) {
-  if constexpr (std::is_signed_v<W> || std::is_floating_point_v<W>) {
-    for (W w : g.weights)
-      if (w < W(0)) return true;
-  }
-  return false;
-}
-
 // With negative arcs: true when every walk of at most n + 1 arcs has a sum strictly inside W's
 // finite range, so the built-in MIN_PLUS neither wraps nor reaches infinity (see the header).
 template <class W>

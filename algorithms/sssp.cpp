@@ -125,7 +125,7 @@ double choose_delta(const graph_stats& s) {
   return std::max(delta, std::numeric_limits<double>::min());
 }
 
-namespace {
+namespace detail {
 template <class W>
 bool has_negative_arc(const csr<W>& g) noexcept {
   if constexpr (std::is_signed_v<W> || std::is_floating_point_v<W>) {
@@ -134,9 +134,7 @@ bool has_negative_arc(const csr<W>& g) noexcept {
   }
   return false;
 }
-}  // namespace
 
-namespace detail {
 bool implemented_algorithm(algorithm a) noexcept {
   return implemented(a);
 }
@@ -250,6 +248,7 @@ result<W> sssp(const csr<W>& g, vertex source, const options& opts) {
 #define TROPIC_INSTANTIATE(W)                                                 \
   template result<W> sssp<W>(const csr<W>&, vertex, const options&);          \
   template options detail::resolve_options<W>(const csr<W>&, const options&); \
+  template bool detail::has_negative_arc<W>(const csr<W>&) noexcept;         \
   template void detail::check_sssp_arguments<W>(const csr<W>&, vertex, algorithm);     \
   template void detail::check_several_devices<W>(const csr<W>&, vertex, const options&);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)

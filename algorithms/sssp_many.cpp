@@ -153,6 +153,13 @@ multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources, const 
     return out;
   }
 
+  // With no GPU, `auto` from at least one source per CPU thread runs Dijkstra per source in
+  // parallel over the sources: every thread busy and Dijkstra's work, where graphblas_cpu's batch
+  // relaxes ~2x the arcs (run 31's work column) and was 2.5-13x slower on 2 cores;
+  // bench/results/h200x4-run35/NOTES.md
+  if (opts.algorithm == algorithm::automatic && o.algorithm == algorithm::graphblas_cpu &&
+      k >= std::size_t(detail::worker_threads()) && !detail::has_negative_arc(g))
+    o.algorithm = algorithm::dijkstra;
   switch (o.algorithm) {
     case algorithm::dijkstra:
       detail::dijkstra_rows(g, sources, o, out);

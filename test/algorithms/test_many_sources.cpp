@@ -13,6 +13,7 @@
 #include "negative_graphs.hpp"
 #include "random_graphs.hpp"
 #include "tropic/detail/backends.hpp"
+#include "tropic/detail/openmp.hpp"
 #include "tropic/error.hpp"
 #include "tropic/sssp.hpp"
 
@@ -210,6 +211,43 @@ TEST_SUITE("many_sources") {
     const multi_result<double> chunked = sssp(g, sources, o);
     CHECK(chunked.distances == whole.distances);
     check_rows(g, sources, std::numeric_limits<double>::infinity(), chunked);
+  }
+
+  TEST_CASE("auto with no GPU: one source per thread or more runs Dijkstra per source") {
+    if (gpu_available()) {
+      MESSAGE("skipped: a CUDA device is usable here, auto runs the GPU algorithms");
+      return;
+    }
+    const csr<double> g = test_graph_cases(1, 902)[0].graph<double>();
+    const std::size_t threads = std::size_t(tropic::detail::worker_threads());
+    options o;
+    o.parents = true;
+    const std::vector<vertex> many = some_sources(g.n, 902, threads + 2);
+    const multi_result<double> r = sssp(g, many, o);
+    CHECK(r.stats.algorithm == "dijkstra");
+    check_rows(g, many, std::numeric_limits<double>::infinity(), r);
+    if (threads > 1) {  // fewer sources than threads: graphblas_cpu's batch, its threads within
+      const std::vector<vertex> few = some_sources(g.n, 903, threads - 1);
+      CHECK(sssp(g, few, o).stats.algorithm == "graphblas_cpu");
+    }
+    // A negative arc (no negative cycle: every other arc weighs 1): graphblas_cpu solves it.
+    csr<double> negative = g;
+    std::fill(negative.weights.begin(), negative.weights.end(), 1.0);
+    // The first arc of the first row that does not start with a self-loop (rows ascend).
+    vertex u = 0;
+    while (u < g.n && (g.row_offsets[u] == g.row_offsets[u + 1] ||
+                       g.columns[g.row_offsets[u]] == u))
+      ++u;
+    REQUIRE(u < g.n);
+    negative.weights[g.row_offsets[u]] = -0.5;
+    const multi_result<double> n = sssp(negative, many, options{});
+    CHECK(n.stats.algorithm == "graphblas_cpu");
+    options bf;
+    bf.algorithm = algorithm::bellman_ford;
+    for (std::size_t i = 0; i < many.size(); ++i) {
+      const std::vector<double> want = sssp(negative, many[i], bf).distances;
+      CHECK(std::equal(want.begin(), want.end(), n.distances.begin() + std::ptrdiff_t(i * g.n)));
+    }
   }
 
   TEST_CASE("batch_rows: all rows when they fit, chunks or an error naming the sizes") {

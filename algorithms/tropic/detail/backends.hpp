@@ -80,6 +80,10 @@ void add_stats(statistics& sum, const statistics& s);
 std::size_t batch_rows(std::size_t k, std::size_t n, std::size_t cell_bytes, std::size_t available,
                        std::size_t max_batch, const char* where);
 
+// algorithms/sssp.cpp: whether g has an arc of negative weight.
+template <class W>
+bool has_negative_arc(const csr<W>& g) noexcept;
+
 // Whether algorithm a gives exact distances with negative arcs.
 bool accepts_negative_weights(algorithm a) noexcept;
 

@@ -16,4 +16,12 @@ namespace tropic::detail {
 // Loops over fewer arcs than this run serially: thread start-up and the reductions (tens of
 // microseconds, more on a loaded machine) do not pay for themselves.
 inline constexpr arc_index parallel_threshold = arc_index{1} << 20;
+// The threads a parallel region gets (1 without OpenMP).
+inline int worker_threads() {
+#if defined(_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
 }  // namespace tropic::detail
