@@ -58,20 +58,8 @@ template <class W>
 void delta_stepping_batch(const device_matrix<W>& A, const vertex* sources, std::size_t k,
                           const options& opts, W* distances, std::int64_t* parents,
                           statistics& stats, W cutoff) {
+  check_many_sources(A, sources, k, opts, "batched delta-stepping");
   const vertex n = A.rows();
-  if (n == 0) throw error(error_code::invalid_value, "the graph has no vertices: no source");
-  for (std::size_t s = 0; s < k; ++s)
-    if (sources[s] >= n)
-      throw error(error_code::invalid_index,
-                  "source vertex " + std::to_string(sources[s]) + " (sources[" +
-                      std::to_string(s) + "]) is out of range: the graph has " +
-                      std::to_string(n) + " vertices (0-based)");
-  if (A.stats().has_negative_weight)
-    throw error(error_code::invalid_value,
-                "batched delta-stepping needs non-negative weights and the matrix has a negative "
-                "one (least " + std::to_string(A.stats().min_weight) + ")");
-  if (!(opts.delta >= 0))
-    throw error(error_code::invalid_value, "delta must be positive (or 0 for automatic)");
   stats = statistics{};
   stats.algorithm = algorithm_name(algorithm::delta_stepping);
   if (k == 0) return;

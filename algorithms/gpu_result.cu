@@ -213,6 +213,25 @@ bool overflow_possible(const device_matrix<W>& a, W cutoff) {
 }  // namespace
 
 template <class W>
+void check_many_sources(const device_matrix<W>& a, const vertex* sources, std::size_t k,
+                        const options& opts, const char* what) {
+  const vertex n = a.rows();
+  if (n == 0) throw error(error_code::invalid_value, "the graph has no vertices: no source");
+  for (std::size_t s = 0; s < k; ++s)
+    if (sources[s] >= n)
+      throw error(error_code::invalid_index,
+                  "source vertex " + std::to_string(sources[s]) + " (sources[" +
+                      std::to_string(s) + "]) is out of range: the graph has " +
+                      std::to_string(n) + " vertices (0-based)");
+  if (a.stats().has_negative_weight)
+    throw error(error_code::invalid_value,
+                std::string(what) + " needs non-negative weights and the matrix has a negative "
+                "one (least " + std::to_string(a.stats().min_weight) + ")");
+  if (!(opts.delta >= 0))
+    throw error(error_code::invalid_value, "delta must be positive (or 0 for automatic)");
+}
+
+template <class W>
 void finish_rows(const device_matrix<W>& a, const W* rows, const vertex* sources, std::size_t k,
                  const options& opts, W cutoff, W* distances, std::int64_t* parents,
                  cudaStream_t stream) {
@@ -250,6 +269,8 @@ double resolve_delta(const device_matrix<W>& a, const options& opts) {
   template void finish_download<W>(vertex, const W*, const unsigned long long*,                 \
                                    unsigned long long, const options&, result<W>&, cudaStream_t); \
   template double resolve_delta<W>(const device_matrix<W>&, const options&);                   \
+  template void check_many_sources<W>(const device_matrix<W>&, const vertex*, std::size_t,     \
+                                      const options&, const char*);                          \
   template void finish_rows<W>(const device_matrix<W>&, const W*, const vertex*, std::size_t,  \
                                const options&, W, W*, std::int64_t*, cudaStream_t);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)

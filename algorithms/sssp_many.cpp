@@ -155,8 +155,8 @@ multi_result<W> sssp(const csr<W>& g, const std::vector<vertex>& sources, const 
 
   // With no GPU, `auto` from at least one source per CPU thread runs Dijkstra per source in
   // parallel over the sources: every thread busy and Dijkstra's work, where graphblas_cpu's batch
-  // relaxes ~2x the arcs (run 31's work column) and was 2.5-13x slower on 2 cores;
-  // bench/results/h200x4-run35/NOTES.md
+  // relaxes about twice the arcs (bench/results/h200-run31) and was 2.5-13x slower on 2 cores
+  // (bench/results/h200x4-run35/NOTES.md)
   if (opts.algorithm == algorithm::automatic && o.algorithm == algorithm::graphblas_cpu &&
       k >= std::size_t(detail::worker_threads()) && !detail::has_negative_arc(g))
     o.algorithm = algorithm::dijkstra;

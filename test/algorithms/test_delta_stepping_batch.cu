@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpu_test.hpp"
+#include "many_sources.hpp"
 #include "random_graphs.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/device_matrix.hpp"
@@ -24,17 +25,10 @@
 #include "tropic/sssp.hpp"
 
 using namespace tropic;
+using tropic::testing::random_sources;
 using tropic::testing::test_rng;
 
 namespace {
-
-// k sources in [0, n): random, with a repeat of an earlier one now and then.
-std::vector<vertex> random_sources(test_rng& rng, std::size_t k, vertex n) {
-  std::vector<vertex> sources(k);
-  for (std::size_t s = 0; s < k; ++s)
-    sources[s] = s > 0 && rng.chance(0.2) ? sources[rng.below(s)] : vertex(rng.below(n));
-  return sources;
-}
 
 // Row s of a batched answer as a result (distances and parents of one source).
 template <class W>

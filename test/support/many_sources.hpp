@@ -1,6 +1,6 @@
 // Helpers for the cutoff, many-source and origin-destination tests (CPU and GPU suites): a
 // cutoff that no algorithm's rounding can put on the other side of a distance, the truncated
-// reference, and a check of every row of a multi_result.
+// reference, a check of every row of a multi_result, and random source lists.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -16,6 +16,14 @@
 #include "tropic/sssp.hpp"
 
 namespace tropic::testing {
+
+// k sources in [0, n): random, with a repeat of an earlier one now and then.
+inline std::vector<vertex> random_sources(test_rng& rng, std::size_t k, vertex n) {
+  std::vector<vertex> sources(k);
+  for (std::size_t s = 0; s < k; ++s)
+    sources[s] = s > 0 && rng.chance(0.2) ? sources[rng.below(s)] : vertex(rng.below(n));
+  return sources;
+}
 
 // A cutoff halfway between two consecutive distinct finite distances of `dist`, near the middle
 // (`share` of the way up), with a gap of at least 1e-3 relative so float rounding of different

@@ -100,6 +100,12 @@ template <class W>
 void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
                    const options& opts, result<W>& out, cudaStream_t stream);
 
+// The checks both many-source solvers make: a graph with vertices, every source in range
+// (invalid_index naming sources[i]), no negative weight (invalid_value naming `what`), Δ >= 0.
+template <class W>
+void check_many_sources(const device_matrix<W>& a, const vertex* sources, std::size_t k,
+                        const options& opts, const char* what);
+
 // finish_result for the k rows of a many-source solve (`rows`: device, k x n row-major, nothing
 // above `cutoff` in them) into host arrays: row by row where parents are asked or a sum may
 // overflow W (a shortest path of n - 1 arcs, or up to the cutoff, past half W's range), else one
