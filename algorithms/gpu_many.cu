@@ -27,7 +27,7 @@ void check_many(const device_matrix<W>& a, const std::vector<vertex>& list, cons
   check_vertex_list(a.rows(), list, what);
 }
 
-// The rows of `out` (already sized), by the fastest measured path for the graph and the count:
+// The k x n rows into the caller's memory, by the fastest measured path for the graph and the count:
 //  - on graphs of short rows (roads, grids, meshes) with policy::many_sources::blocks_min_sources
 //    or more sources, automatic and near_far run near_far_blocks (a thread block per source);
 //    delta_stepping runs batched on the min-plus mxm (one arc read for all the chunk's sources)
@@ -37,7 +37,7 @@ void check_many(const device_matrix<W>& a, const std::vector<vertex>& list, cons
 // (options::max_batch when they do not all fit).
 template <class W>
 void solve_many_gpu(const device_matrix<W>& a, const std::vector<vertex>& sources,
-                    const options& opts, multi_result<W>& out) {
+                    const options& opts, W* distances, std::int64_t* parents, statistics& stats) {
   const std::size_t n = a.rows(), k = sources.size();
   const bool short_rows =
       a.stats().max_degree <= policy::delta_stepping::closure_local_rounds_max_degree &&
@@ -57,24 +57,24 @@ void solve_many_gpu(const device_matrix<W>& a, const std::vector<vertex>& source
                                         opts.max_batch, "device memory");
     for (std::size_t first = 0; first < k; first += rows) {
       const std::size_t count = std::min(rows, k - first);
-      W* distances = out.distances.data() + first * n;
-      std::int64_t* parents = opts.parents ? out.parents.data() + first * n : nullptr;
+      W* d = distances + first * n;
+      std::int64_t* p = opts.parents ? parents + first * n : nullptr;
       statistics st;
       if (blocks)
-        near_far_blocks(a, sources.data() + first, count, opts, distances, parents, st,
+        near_far_blocks(a, sources.data() + first, count, opts, d, p, st,
                         cutoff_limit<W>(opts.cutoff));
       else
-        delta_stepping_batch(a, sources.data() + first, count, opts, distances, parents, st,
+        delta_stepping_batch(a, sources.data() + first, count, opts, d, p, st,
                              cutoff_limit<W>(opts.cutoff));
-      add_stats(out.stats, st);
+      add_stats(stats, st);
     }
     return;
   }
   for (std::size_t i = 0; i < k; ++i) {
     const result<W> r = sssp(a, sources[i], opts);
-    std::copy(r.distances.begin(), r.distances.end(), out.distances.begin() + i * n);
-    if (opts.parents) std::copy(r.parents.begin(), r.parents.end(), out.parents.begin() + i * n);
-    add_stats(out.stats, r.stats);
+    std::copy(r.distances.begin(), r.distances.end(), distances + i * n);
+    if (opts.parents) std::copy(r.parents.begin(), r.parents.end(), parents + i * n);
+    add_stats(stats, r.stats);
   }
 }
 
@@ -82,20 +82,33 @@ void solve_many_gpu(const device_matrix<W>& a, const std::vector<vertex>& source
 }  // namespace detail
 
 template <class W>
+statistics sssp_into(const device_matrix<W>& a, const std::vector<vertex>& sources,
+                     const options& opts, W* distances, std::int64_t* parents) {
+  const auto start = std::chrono::steady_clock::now();
+  detail::check_many(a, sources, opts, "source");
+  if (!sources.empty() && (!distances || (opts.parents && !parents)))
+    throw error(error_code::invalid_value,
+                "sssp_into: no memory given for the distances (or the parents options.parents "
+                "asks for)");
+  statistics stats;
+  detail::solve_many_gpu(a, sources, opts, distances, parents, stats);
+  stats.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+template <class W>
 multi_result<W> sssp(const device_matrix<W>& a, const std::vector<vertex>& sources,
                      const options& opts) {
-  const auto start = std::chrono::steady_clock::now();
   detail::check_many(a, sources, opts, "source");
   multi_result<W> out;
   out.n = a.rows();
   out.sources = sources;
   const std::size_t k = sources.size(), n = a.rows();
-  // The rows live on the host; a chunk of them at a time on the device (solve_many_gpu).
-  out.distances.assign(k * n, infinity<W>());
-  if (opts.parents) out.parents.assign(k * n, -1);
-  detail::solve_many_gpu(a, sources, opts, out);
-  out.stats.milliseconds =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  out.distances.resize(k * n);
+  if (opts.parents) out.parents.resize(k * n);
+  out.stats = sssp_into(a, sources, opts, out.distances.data(),
+                        opts.parents ? out.parents.data() : nullptr);
   return out;
 }
 
@@ -161,6 +174,8 @@ std::vector<W> gpu_sssp_od(const csr<W>& g, const std::vector<vertex>& origins,
 }  // namespace detail
 
 #define TROPIC_INSTANTIATE(W)                                                                  \
+  template statistics sssp_into<W>(const device_matrix<W>&, const std::vector<vertex>&,        \
+                                   const options&, W*, std::int64_t*);                         \
   template multi_result<W> sssp<W>(const device_matrix<W>&, const std::vector<vertex>&,        \
                                    const options&);                                            \
   template std::vector<W> sssp_od<W>(const device_matrix<W>&, const std::vector<vertex>&,      \

@@ -247,9 +247,7 @@ void finish_rows(const device_matrix<W>& a, const W* rows, const vertex* sources
     }
     return;
   }
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(distances, rows, k * n * sizeof(W), cudaMemcpyDeviceToHost,
-                                    stream));
-  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  copy_to_host(distances, rows, k * n * sizeof(W), stream);
 }
 
 template <class W>

@@ -156,6 +156,13 @@ std::vector<W> sssp_od(const csr<W>& g, const std::vector<vertex>& origins,
 template <class W>
 multi_result<W> sssp(const device_matrix<W>& a, const std::vector<vertex>& sources,
                      const options& opts = {});
+// The same rows written into the caller's memory: distances[i * n + v] for sources[i] (k x n,
+// row-major, every entry written) and, with options.parents, parents likewise; the statistics
+// returned. For callers that own the output (Python's numpy arrays): no k x n vector to fill,
+// and the rows come down through pinned memory on all host threads (copy_to_host).
+template <class W>
+statistics sssp_into(const device_matrix<W>& a, const std::vector<vertex>& sources,
+                     const options& opts, W* distances, std::int64_t* parents = nullptr);
 template <class W>
 std::vector<W> sssp_od(const device_matrix<W>& a, const std::vector<vertex>& origins,
                        const std::vector<vertex>& destinations, const options& opts = {});

@@ -111,6 +111,13 @@ class device_buffer {
 void* pinned_allocate(std::size_t bytes);
 void pinned_release(void* p, std::size_t bytes) noexcept;
 
+// Device memory to pageable host memory (a std::vector, a numpy array) at the link's speed, for
+// large results: a pageable cudaMemcpy is staged by the driver on one host thread, which also
+// takes the first-touch faults of freshly allocated output. Above a few MB this copy runs
+// through two pinned pieces instead, the next piece's DMA in flight while all host threads copy
+// the last one into place. Synchronous: returns when dst holds the bytes.
+void copy_to_host(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
+
 // Page-locked host memory for counters the host polls once per step (pinned_allocate).
 template <class T>
 class pinned_buffer {

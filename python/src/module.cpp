@@ -14,9 +14,13 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -210,6 +214,32 @@ nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& v) {
   return nb::ndarray<nb::numpy, T, nb::ndim<1>>(owned->data(), {owned->size()}, owner);
 }
 
+// Host memory for a large result numpy will own, unfilled: aligned to 2 MiB and, where Linux
+// offers it, marked for transparent huge pages, so that its first touch faults 2 MiB at a time.
+struct large_free {
+  void operator()(void* p) const noexcept { std::free(p); }
+};
+template <class T>
+T* large_allocate(std::size_t count) {
+  constexpr std::size_t huge = std::size_t(2) << 20;
+  const std::size_t bytes = std::max<std::size_t>(count * sizeof(T), 1);
+  void* p = nullptr;
+  if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge) != 0)
+    throw tropic::error(tropic::error_code::out_of_memory,
+                        "no host memory for a result of " + std::to_string(bytes) + " bytes");
+#if defined(MADV_HUGEPAGE)
+  madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);  // a hint: failure is harmless
+#endif
+  return static_cast<T*>(p);
+}
+template <class T>
+nb::ndarray<nb::numpy, T, nb::ndim<1>> owning_numpy(std::unique_ptr<T, large_free>&& p,
+                                                    std::size_t count) {
+  T* data = p.release();
+  nb::capsule owner(data, [](void* q) noexcept { std::free(q); });
+  return nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {count}, owner);
+}
+
 nb::dict stats_dict(const tropic::statistics& s) {
   nb::dict d;
   d["algorithm"] = s.algorithm;
@@ -340,17 +370,34 @@ class graph {
     o.devices = devices;
     o.cutoff = cutoff;
     tropic::multi_result<W> r;
+    // On the GPU the rows go straight into the arrays numpy will own (sssp_into): no k x n
+    // vector filled first, and their pages first touched by copy_to_host's threads.
+    std::unique_ptr<W, large_free> dist;
+    std::unique_ptr<std::int64_t, large_free> par;
+    const std::size_t size = list.size() * n();
     double call_ms = 0;
     {
       nb::gil_scoped_release unlocked;
       const auto t0 = std::chrono::steady_clock::now();
-      r = solve(list, o);
+#if defined(TROPIC_HAVE_CUDA)
+      auto [m, lock] = resident(o);
+      if (m) {
+        dist.reset(large_allocate<W>(size));
+        if (parents) par.reset(large_allocate<std::int64_t>(size));
+        r.stats = tropic::sssp_into(*m, list, o, dist.get(), par.get());
+      } else
+#endif
+        r = solve(list, o);
       call_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                     .count();
     }
     nb::dict s = stats_dict(r.stats);
     s["call_milliseconds"] = call_ms;
     nb::object p = nb::none();
+    if (dist) {
+      if (parents) p = nb::cast(owning_numpy(std::move(par), size));
+      return nb::make_tuple(owning_numpy(std::move(dist), size), p, s);
+    }
     if (parents) p = nb::cast(to_numpy(std::move(r.parents)));
     return nb::make_tuple(to_numpy(std::move(r.distances)), p, s);
   }
@@ -381,34 +428,43 @@ class graph {
   template <class Sources>
   auto solve(const Sources& source, tropic::options o) {
 #if defined(TROPIC_HAVE_CUDA)
-    // The same choice as sssp(csr): automatic runs on the GPU where a device exists, and the
-    // resident matrix's statistics pick the algorithm (algorithms/gpu_dispatch.cu).
-    const bool gpu = tropic::is_gpu_algorithm(o.algorithm) ||
-                     (o.algorithm == tropic::algorithm::automatic && tropic::gpu_available());
-    // Several GPUs: sssp(csr) splits the graph over them for this call (no resident copy).
-    if (gpu && tropic::gpu_available() && n() > 0 && o.devices.size() < 2) {
-      std::lock_guard<std::mutex> lock(*upload_);
-      if (cudaSetDevice(o.device) != cudaSuccess) {
-        cudaGetLastError();
-        throw tropic::error(tropic::error_code::no_device,
-                            "CUDA device " + std::to_string(o.device) + " is not usable");
-      }
-      if (!d_matrix_ || d_device_ != o.device) {
-        d_matrix_.reset();
-        // Borrowed arrays go up from where they are, checked again first (the caller may have
-        // changed them since): no host copy.
-        if (borrowed_ && borrowed_->still_canonical())
-          d_matrix_ = std::make_unique<tropic::device_matrix<W>>(borrowed_->view());
-        else
-          d_matrix_ = std::make_unique<tropic::device_matrix<W>>(host_csr());
-        d_device_ = o.device;
-      }
-      return tropic::sssp(*d_matrix_, source, o);
-    }
+    auto [m, lock] = resident(o);
+    if (m) return tropic::sssp(*m, source, o);
 #endif
     // CPU algorithms, and GPU ones where no device exists: sssp(csr) raises no_device then.
     return tropic::sssp(host_csr(), source, o);
   }
+
+#if defined(TROPIC_HAVE_CUDA)
+  // The device matrix a GPU call runs on, uploaded on first use and kept (per device ordinal),
+  // with the lock that holds it for the call; none where the call belongs to the CPU. The same
+  // choice as sssp(csr): automatic runs on the GPU where a device exists, and the resident
+  // matrix's statistics pick the algorithm (algorithms/gpu_dispatch.cu).
+  std::pair<const tropic::device_matrix<W>*, std::unique_lock<std::mutex>> resident(
+      const tropic::options& o) {
+    const bool gpu = tropic::is_gpu_algorithm(o.algorithm) ||
+                     (o.algorithm == tropic::algorithm::automatic && tropic::gpu_available());
+    // Several GPUs: sssp(csr) splits the graph over them for this call (no resident copy).
+    if (!gpu || !tropic::gpu_available() || n() == 0 || o.devices.size() >= 2) return {};
+    std::unique_lock<std::mutex> lock(*upload_);
+    if (cudaSetDevice(o.device) != cudaSuccess) {
+      cudaGetLastError();
+      throw tropic::error(tropic::error_code::no_device,
+                          "CUDA device " + std::to_string(o.device) + " is not usable");
+    }
+    if (!d_matrix_ || d_device_ != o.device) {
+      d_matrix_.reset();
+      // Borrowed arrays go up from where they are, checked again first (the caller may have
+      // changed them since): no host copy.
+      if (borrowed_ && borrowed_->still_canonical())
+        d_matrix_ = std::make_unique<tropic::device_matrix<W>>(borrowed_->view());
+      else
+        d_matrix_ = std::make_unique<tropic::device_matrix<W>>(host_csr());
+      d_device_ = o.device;
+    }
+    return {d_matrix_.get(), std::move(lock)};
+  }
+#endif
 
   // The caller's CSR arrays, referenced (their Python objects kept alive), and their view.
   struct borrowed {

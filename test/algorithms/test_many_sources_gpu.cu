@@ -1,9 +1,13 @@
 // The cutoff, many sources and origin-destination on the GPU algorithms, every weight type,
 // against Dijkstra truncated at the cutoff; delta_stepping's early exits (cutoff, settled
-// destinations) in both the host-driven and the GPU-driven loop.
+// destinations) in both the host-driven and the GPU-driven loop; sssp_into and the staged
+// download (copy_to_host) behind it.
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <limits>
 #include <string>
 #include <vector>
@@ -15,6 +19,7 @@
 #include "tropic/device_matrix.hpp"
 #include "tropic/device_memory.hpp"
 #include "tropic/error.hpp"
+#include "tropic/generate.hpp"
 #include "tropic/sssp.hpp"
 
 using namespace tropic;
@@ -148,6 +153,75 @@ TEST_SUITE("many_sources_gpu") {
       CHECK(r.distances[60] == 60);
       CHECK(r.stats.buckets <= 63);
     }
+  }
+
+  TEST_CASE("copy_to_host: every byte of every size, to any alignment") {
+    TROPIC_REQUIRE_GPU();
+    cuda_stream stream;
+    const std::size_t piece = std::size_t(4) << 20;  // host_copy.cpp's piece
+    for (std::size_t bytes : {std::size_t(0), std::size_t(1), std::size_t(4097), piece - 1, piece,
+                              piece + 1, 2 * piece, 3 * piece + 12345,
+                              40 * piece + 7}) {
+      CAPTURE(bytes);
+      std::vector<unsigned char> host(bytes);
+      test_rng rng(bytes + 7);
+      for (auto& b : host) b = static_cast<unsigned char>(rng.below(256));
+      device_buffer<unsigned char> dev(bytes + 1, stream);
+      dev.upload(host.data(), bytes);
+      stream.synchronize();
+      for (std::size_t offset : {0, 3}) {
+        CAPTURE(offset);
+        // Fresh memory, as a numpy result is: its pages are first touched by the copy.
+        std::unique_ptr<unsigned char, decltype(&std::free)> out(
+            static_cast<unsigned char*>(std::malloc(bytes + offset + 1)), &std::free);
+        REQUIRE(out);
+        out.get()[bytes + offset] = 0xA5;
+        copy_to_host(out.get() + offset, dev.data(), bytes, stream);
+        CHECK(std::memcmp(out.get() + offset, host.data(), bytes) == 0);
+        CHECK(out.get()[bytes + offset] == 0xA5);  // nothing written past the end
+      }
+    }
+  }
+
+  TEST_CASE_TEMPLATE("sssp_into: all pairs into the caller's memory, past the staged size", W,
+                     std::uint32_t, double) {
+    TROPIC_REQUIRE_GPU();
+    // 72 x 72: 5184 x 5184 rows, 107 MB of uint32 and 215 MB of double, several pieces.
+    const csr<W> g = generate<W>("grid:72:72", 5);
+    const device_matrix<W> a(g);
+    const std::size_t n = g.n;
+    std::vector<vertex> all(n);
+    for (vertex v = 0; v < g.n; ++v) all[v] = v;
+    for (algorithm al : {algorithm::automatic, algorithm::delta_stepping}) {
+      CAPTURE(algorithm_name(al));
+      options o;
+      o.algorithm = al;
+      std::unique_ptr<W, decltype(&std::free)> d(static_cast<W*>(std::malloc(n * n * sizeof(W))),
+                                                 &std::free);
+      REQUIRE(d);
+      const statistics st = sssp_into(a, all, o, d.get());
+      CHECK(st.milliseconds > 0);
+      // Undirected: the matrix is symmetric with a zero diagonal, which checks every entry
+      // against another one written by a different block; sampled rows against Dijkstra.
+      std::size_t asymmetric = 0, diagonal = 0;
+      for (std::size_t u = 0; u < n; ++u) {
+        diagonal += d.get()[u * n + u] != W(0);
+        for (std::size_t v = u + 1; v < n; ++v) asymmetric += d.get()[u * n + v] != d.get()[v * n + u];
+      }
+      CHECK(diagonal == 0);
+      CHECK(asymmetric == 0);
+      for (vertex s : {vertex(0), vertex(1234), vertex(n - 1)}) {
+        const std::vector<W> ref = dijkstra(g, s, false).distances;
+        CHECK(std::vector<W>(d.get() + s * n, d.get() + (s + 1) * n) == ref);
+      }
+    }
+    options o;
+    o.parents = true;
+    CHECK_THROWS_AS(sssp_into(a, all, o, static_cast<W*>(nullptr)), error);
+    std::vector<W> one(n);
+    CHECK_THROWS_AS(sssp_into(a, std::vector<vertex>{0}, o, one.data()), error);  // no parents
+    o.parents = false;
+    CHECK_NOTHROW(sssp_into(a, std::vector<vertex>{}, o, static_cast<W*>(nullptr)));
   }
 
   TEST_CASE("GPU argument errors: cutoff, sources, destinations") {
