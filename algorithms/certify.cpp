@@ -19,12 +19,12 @@
 //     zero-weight cycle off the source's reach labelled with any finite distance. With positive
 //     weights the last arc of a shortest path is such an arc, so exact answers always pass;
 //     a vertex reached only through zero or negative tight arcs needs the parent tree of (2).
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "certify_row.hpp"
 #include "tropic/detail/openmp.hpp"
 #include "tropic/sssp.hpp"
 
@@ -32,13 +32,7 @@ namespace tropic {
 
 namespace {
 
-// certificate_part::marks bits: which kind of proving in-arc a vertex has.
-enum : char { strict_tight = 1, weak_tight = 2, parent_tight = 4 };
-
-// Integers: the exact sum (128 bits hold any two 64-bit values); floats: the sum rounded in W,
-// as every algorithm computes it.
-template <class W>
-using sum_type = std::conditional_t<std::is_integral_v<W>, __int128, W>;
+using namespace detail::certificate;
 
 template <class W>
 std::string show(W w) {
@@ -61,13 +55,6 @@ std::string show_sum(sum_type<W> s) {
   }
 }
 
-// A value a distance may take: finite or +infinity (unreached); never NaN or -inf.
-template <class W>
-bool is_distance(W d) noexcept {
-  if constexpr (std::is_floating_point_v<W>) return !std::isnan(d) && d != -infinity<W>();
-  return true;
-}
-
 std::string vertex_name(vertex v) {
   return "vertex " + std::to_string(v);
 }
@@ -78,62 +65,74 @@ std::string arc_name(vertex u, vertex v, W w) {
          ")";
 }
 
-// The checks that belong to row u: u's own values, then each out-arc of u. Returns true at the
-// first violation, writing it to *message when given; marks the heads of u's tight arcs.
 template <class W>
-bool row_violates(const csr<W>& g, vertex source, const result<W>& r, vertex u,
-                  std::string* message, char* marks) {
-  const std::vector<W>& d = r.distances;
-  const bool with_parents = !r.parents.empty();
-  auto fail = [&](std::string text) {
-    if (message) *message = std::move(text);
+std::string vertex_message(vertex_fault fault, vertex source, const result<W>& r, vertex u) {
+  const W du = r.distances[u];
+  const std::string p = r.parents.empty() ? "" : std::to_string(r.parents[u]);
+  switch (fault) {
+    case vertex_fault::none:
+      break;
+    case vertex_fault::not_a_distance:
+      return vertex_name(u) + ": distance is " + weight_string(du) +
+             ", neither a finite distance nor infinity (unreached)";
+    case vertex_fault::source_not_zero:
+      return vertex_name(u) + " (the source): distance is " + show(du) + ", expected 0";
+    case vertex_fault::parent_not_none:
+      return vertex_name(u) + (u == source ? " (the source)" : " (unreached)") + ": parent is " +
+             p + ", expected -1";
+    case vertex_fault::parent_not_vertex:
+      return vertex_name(u) + " (distance " + show(du) + "): parent " + p + " is not a vertex";
+    case vertex_fault::parent_unreached:
+      return vertex_name(u) + " (distance " + show(du) + "): its parent " + p + " is unreached";
+  }
+  return {};
+}
+
+template <class W>
+std::string arc_message(arc_fault fault, vertex u, W du, vertex v, W w, W dv) {
+  if (fault == arc_fault::head_unreached)
+    return arc_name(u, v, w) + ": vertex " + std::to_string(u) + " is reached at distance " +
+           show(du) + " but vertex " + std::to_string(v) + " is reported unreached";
+  return arc_name(u, v, w) + ": d[" + std::to_string(u) + "] + w = " + show(du) + " + " +
+         weight_string(w) + " = " + show_sum<W>(path_sum(du, w)) + " < d[" + std::to_string(v) +
+         "] = " + show(dv) + ": the distance of vertex " + std::to_string(v) + " is too large";
+}
+
+// The checks that belong to row u (its `degree` arcs at columns, weights): u's own values, then
+// each out-arc of u. Without a message, returns true at the first violation and marks the heads
+// of u's tight arcs; with one, writes there the violating arc of least column, then least weight
+// (a csr row's first, but for parallel arcs), so that any order of the row's arcs gives one text.
+template <class W>
+bool row_violates(vertex n, vertex source, const result<W>& r, vertex u, const vertex* columns,
+                  const W* weights, arc_index degree, std::string* message, char* marks) {
+  const W* d = r.distances.data();
+  const std::int64_t* parents = r.parents.empty() ? nullptr : r.parents.data();
+  if (const vertex_fault f = check_vertex(n, source, d, parents, u); f != vertex_fault::none) {
+    if (message) *message = vertex_message(f, source, r, u);
     return true;
-  };
+  }
   const W du = d[u];
-  if (!is_distance(du))
-    return fail(vertex_name(u) + ": distance is " + weight_string(du) +
-                ", neither a finite distance nor infinity (unreached)");
-  if (u == source && du != W(0))
-    return fail(vertex_name(u) + " (the source): distance is " + show(du) + ", expected 0");
-  if (with_parents) {
-    const std::int64_t p = r.parents[u];
-    if (u == source || du == infinity<W>()) {
-      if (p != -1)
-        return fail(vertex_name(u) + (u == source ? " (the source)" : " (unreached)") +
-                    ": parent is " + std::to_string(p) + ", expected -1");
-    } else if (p < 0 || p >= static_cast<std::int64_t>(g.n)) {
-      return fail(vertex_name(u) + " (distance " + show(du) + "): parent " + std::to_string(p) +
-                  " is not a vertex");
-    } else if (d[static_cast<vertex>(p)] == infinity<W>()) {
-      return fail(vertex_name(u) + " (distance " + show(du) + "): its parent " + std::to_string(p) +
-                  " is unreached");
+  if (du == infinity<W>()) return false;  // no condition on the out-arcs of an unreached vertex
+  arc_index reported = degree;            // the violating arc of least (column, weight) so far
+  arc_fault fault = arc_fault::none;
+  for (arc_index e = 0; e < degree; ++e) {
+    const arc_verdict a = check_arc(source, d, parents, u, du, columns[e], weights[e]);
+    if (a.fault != arc_fault::none) {
+      if (!message) return true;
+      if (reported == degree || columns[e] < columns[reported] ||
+          (columns[e] == columns[reported] && weights[e] < weights[reported])) {
+        reported = e;
+        fault = a.fault;
+      }
+    } else if (a.mark != 0 && marks != nullptr) {
+      TROPIC_OMP(atomic update)
+      marks[columns[e]] |= a.mark;
     }
   }
-  if (du == infinity<W>()) return false;  // no condition on the out-arcs of an unreached vertex
-  for (arc_index e = g.row_offsets[u]; e < g.row_offsets[u + 1]; ++e) {
-    const vertex v = g.columns[e];
-    const W w = g.weights[e], dv = d[v];
-    if (dv == infinity<W>())
-      return fail(arc_name(u, v, w) + ": vertex " + std::to_string(u) + " is reached at distance " +
-                  show(du) + " but vertex " + std::to_string(v) + " is reported unreached");
-    if (!is_distance(dv)) continue;  // reported in row v
-    const sum_type<W> through_u = sum_type<W>(du) + sum_type<W>(w);
-    if (through_u < sum_type<W>(dv))
-      return fail(arc_name(u, v, w) + ": d[" + std::to_string(u) + "] + w = " + show(du) + " + " +
-                  weight_string(w) + " = " + show_sum<W>(through_u) + " < d[" + std::to_string(v) +
-                  "] = " + show(dv) + ": the distance of vertex " + std::to_string(v) +
-                  " is too large");
-    if (marks == nullptr || v == source || through_u != sum_type<W>(dv)) continue;
-    char bit = 0;
-    if (with_parents)
-      bit = r.parents[v] == static_cast<std::int64_t>(u) ? parent_tight : 0;
-    else
-      bit = du < dv ? strict_tight : weak_tight;
-    if (bit == 0) continue;
-    TROPIC_OMP(atomic update)
-    marks[v] |= bit;
-  }
-  return false;
+  if (reported == degree) return false;
+  const vertex v = columns[reported];
+  *message = arc_message(fault, u, du, v, weights[reported], d[v]);
+  return true;
 }
 
 template <class W>
@@ -179,18 +178,41 @@ std::string parent_cycle(vertex source, const result<W>& r) {
 
 }  // namespace
 
+namespace detail::certificate {
+
+template <class W>
+std::string rows_problem(vertex n, vertex source, const result<W>& r, row_range rows) {
+  if (std::string problem = argument_problem(source, r, n); !problem.empty()) return problem;
+  if (rows.begin > rows.end || rows.end > n)
+    return "row range [" + std::to_string(rows.begin) + ", " + std::to_string(rows.end) +
+           ") is not within [0, " + std::to_string(n) + ")";
+  return {};
+}
+
+template <class W>
+std::string row_violation(vertex n, vertex source, const result<W>& r, vertex u,
+                          const vertex* columns, const W* weights, arc_index degree) {
+  std::string message;
+  row_violates(n, source, r, u, columns, weights, degree, &message, nullptr);
+  return message;
+}
+
+}  // namespace detail::certificate
+
 template <class W>
 certificate_part certify_rows(const csr<W>& g, vertex source, const result<W>& r, row_range rows) {
   certificate_part part;
   part.rows = rows;
-  part.violation = argument_problem(source, r, g.n);
-  if (part.violation.empty() && (rows.begin > rows.end || rows.end > g.n))
-    part.violation = "row range [" + std::to_string(rows.begin) + ", " + std::to_string(rows.end) +
-                     ") is not within [0, " + std::to_string(g.n) + ")";
+  part.violation = rows_problem(g.n, source, r, rows);
   if (!part.violation.empty()) return part;
   part.marks.assign(g.n, 0);
   // Every row marks its tight arcs; the least violating row is then re-checked alone for its
   // message, so the report is the same whatever the thread count.
+  auto row = [&](vertex u, std::string* message, char* marks) {
+    const arc_index e = g.row_offsets[u];
+    return row_violates(g.n, source, r, u, g.columns.data() + e, g.weights.data() + e,
+                        g.row_offsets[u + 1] - e, message, marks);
+  };
   const vertex none = rows.end;
   vertex first = none;
   const auto begin = static_cast<std::int64_t>(rows.begin),
@@ -200,9 +222,9 @@ certificate_part certify_rows(const csr<W>& g, vertex source, const result<W>& r
   TROPIC_OMP(parallel for reduction(min : first) schedule(dynamic, 1024) if (par))
   for (std::int64_t i = begin; i < end; ++i) {
     const auto u = static_cast<vertex>(i);
-    if (row_violates(g, source, r, u, nullptr, marks) && u < first) first = u;
+    if (row(u, nullptr, marks) && u < first) first = u;
   }
-  if (first != none) row_violates(g, source, r, first, &part.violation, nullptr);
+  if (first != none) row(first, &part.violation, nullptr);
   return part;
 }
 
@@ -274,6 +296,10 @@ std::string certify(const csr<W>& g, vertex source, const result<W>& r) {
 }
 
 #define TROPIC_INSTANTIATE(W)                                                                    \
+  template std::string detail::certificate::rows_problem<W>(vertex, vertex, const result<W>&,    \
+                                                            row_range);                          \
+  template std::string detail::certificate::row_violation<W>(                                    \
+      vertex, vertex, const result<W>&, vertex, const vertex*, const W*, arc_index);             \
   template certificate_part certify_rows<W>(const csr<W>&, vertex, const result<W>&, row_range); \
   template std::string certify_combine<W>(vertex, const result<W>&,                              \
                                           const std::vector<certificate_part>&);                 \

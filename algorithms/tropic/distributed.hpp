@@ -89,10 +89,18 @@ template <class W>
 result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts = {});
 
 // certify(g, source, r) (tropic/sssp.hpp) over the matrix's parts: "" when r is proven exact,
-// else the first violation. Each part's rows are brought to the host in turn and checked there
-// (certify_rows), then combined (certify_combine): host memory holds one part at a time besides
-// r, so a graph generated on its GPUs is certified without the whole of it in one array.
+// else the first violation, the same text as certify over the whole graph. Each part's rows are
+// checked on their own GPU (certify_rows' checks, against r's distances and parents uploaded
+// there), then combined on the host (certify_combine); a part whose device lacks the room for
+// them (n distances, n parents, n bytes) is checked on the host as certify_on_host does. The
+// calling thread's current device is as it was.
 template <class W>
 std::string certify(const distributed_matrix<W>& a, vertex source, const result<W>& r);
+
+// The same certificate with each part's rows brought to the host in turn and checked there by
+// all cores (certify_rows): host memory holds one part at a time besides r. The reference for
+// certify above, and slow for large parts (the arcs cross PCIe).
+template <class W>
+std::string certify_on_host(const distributed_matrix<W>& a, vertex source, const result<W>& r);
 
 }  // namespace tropic

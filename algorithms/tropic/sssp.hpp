@@ -193,13 +193,15 @@ std::string verify(const csr<W>& g, vertex source, const std::vector<W>& want,
 
 // The optimality certificate (algorithms/certify.cpp): proves r's distances exact from g alone,
 // in O(arcs), without a reference solve, for graphs too large for one. "" when it holds, else the
-// first violation, naming the vertex (and the arc and the values). Checks: d[source] = 0; every
-// arc u -> v with d[u] finite has d[v] <= d[u] + w (exact, so v is reached too); with parents,
-// every reached v != source has a parent p with a tight arc (d[p] + w == d[v]) and following
-// parents reaches the source; without parents, every reached v != source has a tight in-arc from
-// a u with d[u] < d[v]. Without parents a vertex whose tight in-arcs all have d[u] >= d[v] (zero
-// or negative weights) cannot be certified: the message says so; certify a result with parents.
-// Floats: exact for the arithmetic the algorithms use (each sum rounded in W).
+// first violation, naming the vertex (and the arc and the values); of the checks by row, those of
+// the least row that fails one (its vertex's own values, else its arc of least column, then
+// weight). Checks: d[source] = 0; every arc u -> v with d[u] finite has d[v] <= d[u] + w (exact,
+// so v is reached too); with parents, every reached v != source has a parent p with a tight arc
+// (d[p] + w == d[v]) and following parents reaches the source; without parents, every reached
+// v != source has a tight in-arc from a u with d[u] < d[v]. Without parents a vertex whose tight
+// in-arcs all have d[u] >= d[v] (zero or negative weights) cannot be certified: the message says
+// so; certify a result with parents. Floats: exact for the arithmetic the algorithms use (each
+// sum rounded in W).
 template <class W>
 std::string certify(const csr<W>& g, vertex source, const result<W>& r);
 

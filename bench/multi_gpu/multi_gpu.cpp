@@ -4,7 +4,8 @@
 // graph never passes through one host array unless --check asks for the host reference.
 //
 //   tropic_bench_multi_gpu GRAPH [--devices 0,1,2,3] [--sources K] [--runs R] [--seed S]
-//                          [--only-all] [--no-one-gpu] [--host-generate] [--certify] [--check]
+//                          [--only-all] [--no-one-gpu] [--host-generate] [--certify]
+//                          [--certify-host] [--check]
 //
 // For every device set (the first device alone, then the first 2, 4, ... of the list, then the
 // whole list; --only-all: the whole list alone): the matrix is built, then for each source one
@@ -13,9 +14,11 @@
 // device_matrix of the whole graph, generated on the first device; skipped when it does not fit)
 // on the same sources, the baseline of the speedups printed last. The answers of every set are
 // compared with the first set's, exactly. --certify: the whole list's answers, with parents,
-// certified part by part on the host (tropic::certify over the distributed matrix), for graphs
-// too large for the reference; --check: the whole graph generated on the host and the first
-// set's answers certified against it. GTEPS = arcs / median time, as in the bench.
+// certified part by part, each on its GPU (tropic::certify over the distributed matrix), for
+// graphs too large for the reference; --certify-host: each also by certify_on_host (every part's
+// arcs copied to the host), timed, its text compared; --check: the whole graph generated on the
+// host and the first set's answers certified against it. GTEPS = arcs / median time, as in the
+// bench.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -61,7 +64,8 @@ std::vector<int> parse_devices(const std::string& list) {
 int usage() {
   std::fprintf(stderr,
                "usage: tropic_bench_multi_gpu GRAPH [--devices 0,1,...] [--sources K] [--runs R] "
-               "[--seed S] [--only-all] [--no-one-gpu] [--host-generate] [--certify] [--check]\n"
+               "[--seed S] [--only-all] [--no-one-gpu] [--host-generate] [--certify] "
+               "[--certify-host] [--check]\n"
                "  GRAPH: kron:SCALE[:EF] or grid:ROWS:COLS (uniform:N:DEG with --host-generate)\n");
   return 2;
 }
@@ -75,6 +79,7 @@ int main(int argc, char** argv) try {
   std::size_t sources_wanted = 4, runs = 5;
   std::uint64_t seed = 1;
   bool check = false, only_all = false, one_gpu = true, host_generate = false, certify_all = false;
+  bool certify_host = false;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -90,6 +95,7 @@ int main(int argc, char** argv) try {
     else if (a == "--no-one-gpu") one_gpu = false;
     else if (a == "--host-generate") host_generate = true;
     else if (a == "--certify") certify_all = true;
+    else if (a == "--certify-host") certify_all = certify_host = true;
     else return usage();
   }
   if (devices.empty()) {
@@ -188,6 +194,12 @@ int main(int argc, char** argv) try {
                   sources[i], a.parts(), violation.empty() ? "ok" : violation.c_str(),
                   now_ms() - t0, equal ? "yes" : "NO");
       if (!violation.empty() || !equal) ++mismatches;
+      if (!certify_host) continue;
+      const double t1 = now_ms();
+      const bool same_text = certify_on_host(a, sources[i], r) == violation;
+      std::printf("certify_on_host source %u: %.0f ms, the same text: %s\n", sources[i],
+                  now_ms() - t1, same_text ? "yes" : "NO");
+      if (!same_text) ++mismatches;
     }
   }
 
@@ -249,6 +261,12 @@ int main(int argc, char** argv) try {
       std::printf("check source %u: certificate %s, equal to the timed answer: %s\n", sources[i],
                   violation.empty() ? "ok" : violation.c_str(), equal ? "yes" : "NO");
       if (!violation.empty() || !equal) ++mismatches;
+      if (!certify_host) continue;
+      const double t1 = now_ms();
+      const bool same_text = certify_on_host(a, sources[i], r) == violation;
+      std::printf("certify_on_host source %u: %.0f ms, the same text: %s\n", sources[i],
+                  now_ms() - t1, same_text ? "yes" : "NO");
+      if (!same_text) ++mismatches;
     }
   }
   if (mismatches) {

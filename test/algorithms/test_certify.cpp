@@ -1,13 +1,17 @@
 // certify: accepts the answers of the CPU algorithms on hundreds of random graphs (every weight
 // type, with and without parents, negative arcs for the signed ones); rejects planted errors
 // with a message naming the vertex; and its row-partitioned form (certify_rows per part of
-// partition_rows, certify_combine) gives exactly the whole check's answer for P = 1 .. 64.
+// partition_rows, certify_combine) gives exactly the whole check's answer for P = 1 .. 64; and
+// the text does not depend on the order of a row's arcs (a device matrix sorts rows by weight).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "certify_checks.hpp"
@@ -18,7 +22,9 @@
 
 using namespace tropic;
 
+using tropic::testing::answer;
 using tropic::testing::certify_in_parts;
+using tropic::testing::small_graph;
 
 namespace {
 
@@ -75,27 +81,41 @@ result<W> solved(const csr<W>& g, vertex s, algorithm a) {
   return sssp(g, s, o);
 }
 
-template <class W>
-result<W> answer(std::vector<W> d, std::vector<std::int64_t> parents = {}) {
-  result<W> r;
-  r.distances = std::move(d);
-  r.parents = std::move(parents);
-  return r;
+// g with each row's arcs reordered by `order` (a comparison of (column, weight) pairs).
+template <class W, class Order>
+csr<W> rows_reordered(csr<W> g, Order order) {
+  for (vertex u = 0; u < g.n; ++u) {
+    std::vector<std::pair<vertex, W>> row;
+    for (arc_index e = g.row_offsets[u]; e < g.row_offsets[u + 1]; ++e)
+      row.emplace_back(g.columns[e], g.weights[e]);
+    std::stable_sort(row.begin(), row.end(), order);
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      g.columns[g.row_offsets[u] + k] = row[k].first;
+      g.weights[g.row_offsets[u] + k] = row[k].second;
+    }
+  }
+  return g;
 }
 
-// A CSR from (u, v, w) triples given in row order, columns sorted within each row.
 template <class W>
-csr<W> small_graph(vertex n, const std::vector<std::tuple<vertex, vertex, W>>& arcs) {
-  csr<W> g;
-  g.n = n;
-  g.row_offsets.assign(n + 1, 0);
-  for (const auto& [u, v, w] : arcs) {
-    ++g.row_offsets[u + 1];
-    g.columns.push_back(v);
-    g.weights.push_back(w);
+void check_any_arc_order(const csr<W>& g, vertex s, int& rejected, int& cycles) {
+  // As device_matrix stores rows (by weight, then column), and backwards by column.
+  const csr<W> by_weight = rows_reordered(g, [](const auto& a, const auto& b) {
+    return a.second < b.second || (a.second == b.second && a.first < b.first);
+  });
+  const csr<W> backwards =
+      rows_reordered(g, [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& damaged :
+       testing::damaged_answers(g, s, reference_sssp(g, s, true), g.n * 31 + s)) {
+    CAPTURE(damaged.name);
+    const result<W>& r = damaged.answer;
+    const std::string want = certified(g, s, r);
+    CHECK(certify(by_weight, s, r) == want);
+    CHECK(certify(backwards, s, r) == want);
+    CHECK(certify_in_parts(by_weight, s, r, 3) == want);
+    rejected += !want.empty();
+    cycles += want.find("cycle") != std::string::npos;
   }
-  for (vertex u = 0; u < n; ++u) g.row_offsets[u + 1] += g.row_offsets[u];
-  return g;
 }
 
 }  // namespace
@@ -265,5 +285,26 @@ TEST_SUITE("certify") {
     for (std::size_t k = 0; k + 1 < ranges.size(); ++k)
       parts.push_back(certify_rows(g, 0, good, ranges[k]));  // the last part missing
     CHECK(certify_combine(0, good, parts).find("cover") != std::string::npos);
+  }
+
+  TEST_CASE_TEMPLATE("the same text whatever the order of a row's arcs, for damaged answers", W,
+                     std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double) {
+    int rejected = 0, cycles = 0, answers = 0;
+    for (const auto& c : testing::test_graph_cases(48, 4700)) {
+      CAPTURE(c.name());
+      const csr<W> g = c.graph<W>();
+      if (g.n == 0) continue;
+      check_any_arc_order(g, c.source(g.n), rejected, cycles);
+      if constexpr (std::is_signed_v<W>) {
+        const auto k = testing::reweighted_case<W>(c);
+        check_any_arc_order(k.g, k.source, rejected, cycles);
+        const auto island = testing::with_planted_cycle(k, 3, false);
+        check_any_arc_order(island.g, island.source, rejected, cycles);
+      }
+      ++answers;
+    }
+    CHECK(answers > 40);
+    CHECK(rejected > 40 * 10);
+    CHECK(cycles > 5);
   }
 }
