@@ -19,10 +19,9 @@ namespace {
 // A piece: a DMA's start-up small beside it (~75 us at 55 GB/s); the threads' pieces are the
 // pinned memory kept in pinned_allocate's cache.
 constexpr std::size_t piece_bytes = std::size_t(4) << 20;
-// Threads: a memcpy by one thread runs at ~12 GB/s into touched memory and ~2 GB/s into fresh
-// (its first-touch faults), so a few threads keep up with the link; all of a 64-core host's,
-// each region's team waking and spinning beside the CUDA driver's, were 10x slower than 16
-// (bench/results/h200x4-run36).
+// Threads: one thread's memcpy runs at ~12 GB/s into touched memory and ~2 GB/s into fresh (its
+// first-touch faults), so 16 keep up with the link; a team of all 64 of a host's threads, woken
+// for every piece, was 10x slower than 16 (bench/results/h200x4-run36).
 constexpr int max_threads = 16;
 
 class event {

@@ -102,14 +102,14 @@ fi
 
 if ((sanitize)); then
   # The sanitizers slow kernels 10-100x: run the GPU suites on their smaller cases.
-  cases='*small graph for the sanitizers*,*vertex of degree 100k*,*at or below the floor*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*,*pull group per row*(min-plus)*,*vxm_closure*,*mxm_closure*,*a source out of range*,*more arcs than the grid holds tiles*,*more sources than blocks*'
+  cases='*small graph for the sanitizers*,*vertex of degree 100k*,*at or below the floor*,*select, gather*,*host entry point*,*bad input*,*overflow*,*give the same distances*,*pull group per row*(min-plus)*,*vxm_closure*,*mxm_closure*,*a source out of range*,*more arcs than the grid holds tiles*,*more sources than blocks*,*sums beyond*,copy_to_host*'
   for tool in $tools; do
     echo "== compute-sanitizer $tool"
     # Under racecheck, delta_stepping's 40 solves of a Kronecker graph in "the same distances on
-    # every run" took more than 8 minutes (H100, 2026-11-24): its small graph stands in there.
+    # every run" took more than 8 minutes (H100): its small graph stands in there.
     exclude=()
     [ "$tool" = racecheck ] && exclude=(-tce='*the same graph and source give the same distances*')
-    suites=operators,delta_stepping,adds,rdbs,edge_wise,delta_stepping_batch,near_far_blocks
+    suites=operators,delta_stepping,adds,rdbs,edge_wise,delta_stepping_batch,near_far_blocks,certify_distributed,many_sources_gpu
     compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 \
       "$build/test/tropic_tests" -ts="$suites" -tc="$cases" "${exclude[@]}" 2>&1 |
       tee "$out/sanitizer-$tool.log" | tail -6 || status=1
