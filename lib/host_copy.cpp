@@ -75,15 +75,17 @@ void copy_to_host(void* dst, const void* src, std::size_t bytes, cudaStream_t st
   std::mutex guard;
   TROPIC_OMP(parallel num_threads(threads))
   {
+    // The team may be smaller than asked (nested in a caller's region, OMP_DYNAMIC,
+    // OMP_THREAD_LIMIT): the pieces are dealt over the threads it has.
 #if defined(_OPENMP)
-    const std::size_t t = std::size_t(omp_get_thread_num());
+    const std::size_t t = std::size_t(omp_get_thread_num()),
+                      team = std::size_t(omp_get_num_threads());
 #else
-    const std::size_t t = 0;
+    const std::size_t t = 0, team = 1;
 #endif
     try {
       TROPIC_CUDA_CHECK(cudaSetDevice(device));  // a pool thread's current device may differ
-      copy_pieces(static_cast<char*>(dst), static_cast<const char*>(src), bytes, t,
-                  std::size_t(threads));
+      copy_pieces(static_cast<char*>(dst), static_cast<const char*>(src), bytes, t, team);
     } catch (...) {
       std::lock_guard<std::mutex> lock(guard);
       if (!failure) failure = std::current_exception();

@@ -109,7 +109,7 @@ if ((sanitize)); then
     # every run" took more than 8 minutes (H100): its small graph stands in there.
     exclude=()
     [ "$tool" = racecheck ] && exclude=(-tce='*the same graph and source give the same distances*')
-    suites=operators,delta_stepping,adds,rdbs,edge_wise,delta_stepping_batch,near_far_blocks,certify_distributed,many_sources_gpu
+    suites=operators,delta_stepping,adds,rdbs,edge_wise,delta_stepping_batch,near_far_blocks,certify_distributed,host_copy
     compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 \
       "$build/test/tropic_tests" -ts="$suites" -tc="$cases" "${exclude[@]}" 2>&1 |
       tee "$out/sanitizer-$tool.log" | tail -6 || status=1

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -214,29 +215,40 @@ nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& v) {
   return nb::ndarray<nb::numpy, T, nb::ndim<1>>(owned->data(), {owned->size()}, owner);
 }
 
-// Host memory for a large result numpy will own, unfilled: aligned to 2 MiB and, where Linux
-// offers it, marked for transparent huge pages, so that its first touch faults 2 MiB at a time.
+// Host memory for a result numpy will own, unfilled. A large one is aligned to 2 MiB and, where
+// Linux offers it, marked for transparent huge pages, so that its first touch faults 2 MiB at a
+// time; a small one is plain malloc (a huge page each would multiply its resident size).
 struct large_free {
   void operator()(void* p) const noexcept { std::free(p); }
 };
 template <class T>
 T* large_allocate(std::size_t count) {
   constexpr std::size_t huge = std::size_t(2) << 20;
+  if (count > std::numeric_limits<std::size_t>::max() / sizeof(T) - huge)
+    throw tropic::error(tropic::error_code::out_of_memory,
+                        "a result of " + std::to_string(count) + " entries does not fit the "
+                        "host's address space");
   const std::size_t bytes = std::max<std::size_t>(count * sizeof(T), 1);
   void* p = nullptr;
-  if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge) != 0)
+  if (bytes < 8 * huge) {
+    p = std::malloc(bytes);
+  } else if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge) == 0) {
+#if defined(MADV_HUGEPAGE)
+    madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);  // a hint: failure is harmless
+#endif
+  } else {
+    p = nullptr;
+  }
+  if (!p)
     throw tropic::error(tropic::error_code::out_of_memory,
                         "no host memory for a result of " + std::to_string(bytes) + " bytes");
-#if defined(MADV_HUGEPAGE)
-  madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);  // a hint: failure is harmless
-#endif
   return static_cast<T*>(p);
 }
 template <class T>
 nb::ndarray<nb::numpy, T, nb::ndim<1>> owning_numpy(std::unique_ptr<T, large_free>&& p,
                                                     std::size_t count) {
-  T* data = p.release();
-  nb::capsule owner(data, [](void* q) noexcept { std::free(q); });
+  nb::capsule owner(p.get(), [](void* q) noexcept { std::free(q); });
+  T* data = p.release();  // the capsule owns it now
   return nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {count}, owner);
 }
 
@@ -310,8 +322,9 @@ class graph {
     return g_.row_offsets.size() * sizeof(tropic::arc_index) +
            g_.columns.size() * sizeof(tropic::vertex) + g_.weights.size() * sizeof(W);
   }
-  bool on_device() const noexcept {
+  bool on_device() const {
 #if defined(TROPIC_HAVE_CUDA)
+    std::lock_guard<std::mutex> lock(*upload_);  // a solve may be uploading with the GIL released
     return d_matrix_ != nullptr;
 #else
     return false;
@@ -446,13 +459,15 @@ class graph {
                      (o.algorithm == tropic::algorithm::automatic && tropic::gpu_available());
     // Several GPUs: sssp(csr) splits the graph over them for this call (no resident copy).
     if (!gpu || !tropic::gpu_available() || n() == 0 || o.devices.size() >= 2) return {};
+    // A list of one device is that device, as in sssp(csr).
+    const int device = o.devices.size() == 1 ? o.devices[0] : o.device;
     std::unique_lock<std::mutex> lock(*upload_);
-    if (cudaSetDevice(o.device) != cudaSuccess) {
+    if (cudaSetDevice(device) != cudaSuccess) {
       cudaGetLastError();
       throw tropic::error(tropic::error_code::no_device,
-                          "CUDA device " + std::to_string(o.device) + " is not usable");
+                          "CUDA device " + std::to_string(device) + " is not usable");
     }
-    if (!d_matrix_ || d_device_ != o.device) {
+    if (!d_matrix_ || d_device_ != device) {
       d_matrix_.reset();
       // Borrowed arrays go up from where they are, checked again first (the caller may have
       // changed them since): no host copy.
@@ -460,7 +475,7 @@ class graph {
         d_matrix_ = std::make_unique<tropic::device_matrix<W>>(borrowed_->view());
       else
         d_matrix_ = std::make_unique<tropic::device_matrix<W>>(host_csr());
-      d_device_ = o.device;
+      d_device_ = device;
     }
     return {d_matrix_.get(), std::move(lock)};
   }

@@ -1,12 +1,11 @@
 // The cutoff, many sources and origin-destination on the GPU algorithms, every weight type,
 // against Dijkstra truncated at the cutoff; delta_stepping's early exits (cutoff, settled
-// destinations) in both the host-driven and the GPU-driven loop; sssp_into and the staged
-// download (copy_to_host) behind it.
+// destinations) in both the host-driven and the GPU-driven loop; sssp_into (its download,
+// copy_to_host, is test/lib/test_host_copy.cpp's).
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <limits>
 #include <string>
@@ -155,34 +154,6 @@ TEST_SUITE("many_sources_gpu") {
     }
   }
 
-  TEST_CASE("copy_to_host: every byte of every size, to any alignment") {
-    TROPIC_REQUIRE_GPU();
-    cuda_stream stream;
-    const std::size_t piece = std::size_t(4) << 20;  // host_copy.cpp's piece
-    for (std::size_t bytes : {std::size_t(0), std::size_t(1), std::size_t(4097), piece - 1, piece,
-                              piece + 1, 2 * piece, 3 * piece + 12345,
-                              40 * piece + 7}) {
-      CAPTURE(bytes);
-      std::vector<unsigned char> host(bytes);
-      test_rng rng(bytes + 7);
-      for (auto& b : host) b = static_cast<unsigned char>(rng.below(256));
-      device_buffer<unsigned char> dev(bytes + 1, stream);
-      dev.upload(host.data(), bytes);
-      stream.synchronize();
-      for (std::size_t offset : {0, 3}) {
-        CAPTURE(offset);
-        // Fresh memory, as a numpy result is: its pages are first touched by the copy.
-        std::unique_ptr<unsigned char, decltype(&std::free)> out(
-            static_cast<unsigned char*>(std::malloc(bytes + offset + 1)), &std::free);
-        REQUIRE(out);
-        out.get()[bytes + offset] = 0xA5;
-        copy_to_host(out.get() + offset, dev.data(), bytes, stream);
-        CHECK(std::memcmp(out.get() + offset, host.data(), bytes) == 0);
-        CHECK(out.get()[bytes + offset] == 0xA5);  // nothing written past the end
-      }
-    }
-  }
-
   TEST_CASE_TEMPLATE("sssp_into: all pairs into the caller's memory, past the staged size", W,
                      std::uint32_t, double) {
     TROPIC_REQUIRE_GPU();
@@ -199,8 +170,7 @@ TEST_SUITE("many_sources_gpu") {
       std::unique_ptr<W, decltype(&std::free)> d(static_cast<W*>(std::malloc(n * n * sizeof(W))),
                                                  &std::free);
       REQUIRE(d);
-      const statistics st = sssp_into(a, all, o, d.get());
-      CHECK(st.milliseconds > 0);
+      sssp_into(a, all, o, d.get());
       // Undirected: the matrix is symmetric with a zero diagonal, which checks every entry
       // against another one written by a different block; sampled rows against Dijkstra.
       std::size_t asymmetric = 0, diagonal = 0;
@@ -214,6 +184,19 @@ TEST_SUITE("many_sources_gpu") {
         const std::vector<W> ref = dijkstra(g, s, false).distances;
         CHECK(std::vector<W>(d.get() + s * n, d.get() + (s + 1) * n) == ref);
       }
+    }
+    // With parents (each row finished on its own): 64 sources, every row verified by edge check.
+    {
+      test_rng rng(sizeof(W) + 3);
+      multi_result<W> m;
+      m.n = n;
+      m.sources = random_sources(rng, 64, g.n);
+      m.distances.resize(m.sources.size() * n);
+      m.parents.resize(m.sources.size() * n);
+      options o;
+      o.parents = true;
+      sssp_into(a, m.sources, o, m.distances.data(), m.parents.data());
+      check_rows(g, m.sources, std::numeric_limits<double>::infinity(), m);
     }
     options o;
     o.parents = true;
