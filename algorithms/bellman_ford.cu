@@ -21,30 +21,6 @@
 
 namespace tropic::detail {
 
-namespace {
-
-// A's arcs back on the host (rows in weight order: the CPU reference needs no column order).
-template <class W>
-csr<W> download(const device_matrix<W>& A) {
-  const csr_view<W> view = A.view();
-  csr<W> g;
-  g.n = view.n;
-  g.row_offsets.resize(std::size_t(view.n) + 1);
-  g.columns.resize(view.arcs);
-  g.weights.resize(view.arcs);
-  TROPIC_CUDA_CHECK(cudaMemcpy(g.row_offsets.data(), view.row_offsets,
-                               g.row_offsets.size() * sizeof(arc_index), cudaMemcpyDeviceToHost));
-  if (view.arcs > 0) {
-    TROPIC_CUDA_CHECK(cudaMemcpy(g.columns.data(), view.columns, view.arcs * sizeof(vertex),
-                                 cudaMemcpyDeviceToHost));
-    TROPIC_CUDA_CHECK(
-        cudaMemcpy(g.weights.data(), view.weights, view.arcs * sizeof(W), cudaMemcpyDeviceToHost));
-  }
-  return g;
-}
-
-}  // namespace
-
 template <class W>
 result<W> bellman_ford_sssp(const device_matrix<W>& A, vertex source, const options& opts) {
   const vertex n = A.rows();
@@ -72,7 +48,7 @@ result<W> bellman_ford_sssp(const device_matrix<W>& A, vertex source, const opti
   assign(t, B, ctx);
   while (B.nvals() > 0) {
     // Round n would improve B: a reachable negative cycle.
-    if (st.iterations == n) throw_negative_cycle(download(A), source, st.algorithm.c_str());
+    if (st.iterations == n) throw_negative_cycle(download_csr(A), source, st.algorithm.c_str());
     // tB = t .* B
     gather(tB, t, B, ctx);
     st.vertices_relaxed += tB.nvals();

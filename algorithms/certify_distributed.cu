@@ -13,6 +13,7 @@
 #include "distributed_nccl.hpp"
 #include "distributed_ranks.hpp"
 #include "tropic/detail/certify_part.hpp"
+#include "tropic/detail/gpu_backends.hpp"
 #include "tropic/distributed.hpp"
 #include "tropic/error.hpp"
 
@@ -115,23 +116,10 @@ std::optional<certificate_part> certify_part_on_device(const device_matrix<W>& p
 template <class W>
 certificate_part certify_part_on_host(const device_matrix<W>& part, vertex source,
                                       const result<W>& r, row_range rows) {
-  const csr_view<W> view = part.view();
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(part.stream()));
   // The part as a CSR of n rows, those outside its range empty; its rows are weight-sorted,
   // which the certificate does not mind (a row's violation is reported by column).
-  csr<W> g;
-  g.n = view.n;
-  g.row_offsets.resize(std::size_t(view.n) + 1);
-  g.columns.resize(view.arcs);
-  g.weights.resize(view.arcs);
-  TROPIC_CUDA_CHECK(cudaMemcpy(g.row_offsets.data(), view.row_offsets,
-                               g.row_offsets.size() * sizeof(arc_index), cudaMemcpyDeviceToHost));
-  if (view.arcs) {
-    TROPIC_CUDA_CHECK(cudaMemcpy(g.columns.data(), view.columns, view.arcs * sizeof(vertex),
-                                 cudaMemcpyDeviceToHost));
-    TROPIC_CUDA_CHECK(
-        cudaMemcpy(g.weights.data(), view.weights, view.arcs * sizeof(W), cudaMemcpyDeviceToHost));
-  }
+  const csr<W> g = download_csr(part);
   return certify_rows(g, source, r, rows);
 }
 

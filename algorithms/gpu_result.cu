@@ -250,6 +250,27 @@ void finish_rows(const device_matrix<W>& a, const W* rows, const vertex* sources
   copy_to_host(distances, rows, k * n * sizeof(W), stream);
 }
 
+// A's arcs back on the host, rows in the matrix's weight order (the CPU reference and the
+// certificate need no column order).
+template <class W>
+csr<W> download_csr(const device_matrix<W>& A) {
+  const csr_view<W> view = A.view();
+  csr<W> g;
+  g.n = view.n;
+  g.row_offsets.resize(std::size_t(view.n) + 1);
+  g.columns.resize(view.arcs);
+  g.weights.resize(view.arcs);
+  TROPIC_CUDA_CHECK(cudaMemcpy(g.row_offsets.data(), view.row_offsets,
+                               g.row_offsets.size() * sizeof(arc_index), cudaMemcpyDeviceToHost));
+  if (view.arcs > 0) {
+    TROPIC_CUDA_CHECK(cudaMemcpy(g.columns.data(), view.columns, view.arcs * sizeof(vertex),
+                                 cudaMemcpyDeviceToHost));
+    TROPIC_CUDA_CHECK(
+        cudaMemcpy(g.weights.data(), view.weights, view.arcs * sizeof(W), cudaMemcpyDeviceToHost));
+  }
+  return g;
+}
+
 template <class W>
 double resolve_delta(const device_matrix<W>& a, const options& opts) {
   return opts.delta > 0 ? opts.delta : choose_delta(a.stats());
@@ -267,6 +288,7 @@ double resolve_delta(const device_matrix<W>& a, const options& opts) {
   template void finish_download<W>(vertex, const W*, const unsigned long long*,                 \
                                    unsigned long long, const options&, result<W>&, cudaStream_t); \
   template double resolve_delta<W>(const device_matrix<W>&, const options&);                   \
+  template csr<W> download_csr<W>(const device_matrix<W>&);                                   \
   template void check_many_sources<W>(const device_matrix<W>&, const vertex*, std::size_t,     \
                                       const options&, const char*);                          \
   template void finish_rows<W>(const device_matrix<W>&, const W*, const vertex*, std::size_t,  \

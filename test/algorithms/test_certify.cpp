@@ -24,7 +24,7 @@ using namespace tropic;
 
 using tropic::testing::answer;
 using tropic::testing::certify_in_parts;
-using tropic::testing::small_graph;
+using tropic::testing::make_csr;
 
 namespace {
 
@@ -223,7 +223,7 @@ TEST_SUITE("certify") {
   TEST_CASE("rejects a parent cycle, and a zero-weight cycle without parents") {
     // 0 -> 1 (1); 1 <-> 2 (0): d = 0 1 1, a tree is 0 -> 1 -> 2. Then 3 <-> 4 (0), unreachable.
     const auto g =
-        small_graph<std::uint32_t>(5, {{0, 1, 1}, {1, 2, 0}, {2, 1, 0}, {3, 4, 0}, {4, 3, 0}});
+        make_csr<std::uint32_t>(5, {{0, 1, 1}, {1, 2, 0}, {2, 1, 0}, {3, 4, 0}, {4, 3, 0}});
     constexpr auto inf = infinity<std::uint32_t>();
     CHECK(certified(g, 0, answer<std::uint32_t>({0, 1, 1, inf, inf}, {-1, 0, 1, -1, -1})) == "");
     // Each parent arc tight, yet 1 and 2 point at each other: no path backs d[1] or d[2].
@@ -244,12 +244,12 @@ TEST_SUITE("certify") {
   TEST_CASE("sums beyond the type's range: exact, never wrapped") {
     constexpr std::uint32_t top = infinity<std::uint32_t>() - 1, inf = infinity<std::uint32_t>();
     // 0 -> 1 (top), 0 -> 2 (4), 1 -> 2 (5): d[1] + 5 wraps to 3 < 4 but really exceeds d[2].
-    const auto g = small_graph<std::uint32_t>(3, {{0, 1, top}, {0, 2, 4}, {1, 2, 5}});
+    const auto g = make_csr<std::uint32_t>(3, {{0, 1, top}, {0, 2, 4}, {1, 2, 5}});
     CHECK(certified(g, 0, answer<std::uint32_t>({0, top, 4}, {-1, 0, 0})) == "");
     CHECK(certified(g, 0, answer<std::uint32_t>({0, top, 4})) == "");
     // 0 -> 1 (top), 1 -> 2 (5): vertex 2 is reachable beyond uint32; unreached is wrong, and so
     // is the wrapped value 3.
-    const auto h = small_graph<std::uint32_t>(3, {{0, 1, top}, {1, 2, 5}});
+    const auto h = make_csr<std::uint32_t>(3, {{0, 1, top}, {1, 2, 5}});
     const std::string lost = certified(h, 0, answer<std::uint32_t>({0, top, inf}, {-1, 0, -1}));
     CHECK(lost.find("vertex 2 is reported unreached") != std::string::npos);
     const std::string wrapped = certified(h, 0, answer<std::uint32_t>({0, top, 3}, {-1, 0, 1}));
@@ -258,19 +258,19 @@ TEST_SUITE("certify") {
     CHECK(names(certified(h, 0, answer<std::uint32_t>({0, top, 3})), 2));
     // int32 below its range: d[1] = lowest + 1, 1 -> 2 (-5) wraps to a large value.
     constexpr std::int32_t low = std::numeric_limits<std::int32_t>::lowest() + 1;
-    const auto k = small_graph<std::int32_t>(3, {{0, 1, low}, {1, 2, -5}});
+    const auto k = make_csr<std::int32_t>(3, {{0, 1, low}, {1, 2, -5}});
     const std::int32_t wrapped_low =
         static_cast<std::int32_t>(static_cast<std::uint32_t>(low) + static_cast<std::uint32_t>(-5));
     const std::string below = certified(k, 0, answer<std::int32_t>({0, low, wrapped_low}));
     CHECK(below.find("the distance of vertex 2 is too large") != std::string::npos);
     // float: d[1] + w rounds to +inf, which bounds nothing.
     constexpr float big = std::numeric_limits<float>::max();
-    const auto f = small_graph<float>(3, {{0, 1, big}, {0, 2, 1.0f}, {1, 2, big}});
+    const auto f = make_csr<float>(3, {{0, 1, big}, {0, 2, 1.0f}, {1, 2, big}});
     CHECK(certified(f, 0, answer<float>({0, big, 1.0f}, {-1, 0, 0})) == "");
   }
 
   TEST_CASE("rejects NaN, a nonzero source, bad sizes and an incomplete cover") {
-    const auto g = small_graph<double>(3, {{0, 1, 2.0}, {1, 2, 3.0}});
+    const auto g = make_csr<double>(3, {{0, 1, 2.0}, {1, 2, 3.0}});
     const double nan = std::numeric_limits<double>::quiet_NaN();
     CHECK(names(certified(g, 0, answer<double>({0, nan, 5})), 1));
     CHECK(certified(g, 0, answer<double>({1, 3, 6})).find("vertex 0 (the source): distance is 1") !=

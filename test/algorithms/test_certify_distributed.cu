@@ -30,7 +30,7 @@
 using namespace tropic;
 
 using tropic::testing::answer;
-using tropic::testing::small_graph;
+using tropic::testing::make_csr;
 
 namespace {
 
@@ -147,8 +147,8 @@ TEST_SUITE("certify_distributed") {
     tally t;
     constexpr std::uint32_t top = infinity<std::uint32_t>() - 1, inf = infinity<std::uint32_t>();
     // d[1] + 5 wraps to 3 in uint32: exact sums see 2^32 + 3.
-    const auto g = small_graph<std::uint32_t>(3, {{0, 1, top}, {0, 2, 4}, {1, 2, 5}});
-    const auto h = small_graph<std::uint32_t>(3, {{0, 1, top}, {1, 2, 5}});
+    const auto g = make_csr<std::uint32_t>(3, {{0, 1, top}, {0, 2, 4}, {1, 2, 5}});
+    const auto h = make_csr<std::uint32_t>(3, {{0, 1, top}, {1, 2, 5}});
     for (const result<std::uint32_t>& r :
          {answer<std::uint32_t>({0, top, 4}, {-1, 0, 0}), answer<std::uint32_t>({0, top, 4}),
           answer<std::uint32_t>({0, top, 3}, {-1, 0, 1}), answer<std::uint32_t>({0, top, 3})}) {
@@ -157,23 +157,23 @@ TEST_SUITE("certify_distributed") {
     }
     check_same_text(h, splits_of(h), 0, answer<std::uint32_t>({0, top, inf}, {-1, 0, -1}), t);
     constexpr std::uint64_t top64 = infinity<std::uint64_t>() - 1;
-    const auto g64 = small_graph<std::uint64_t>(3, {{0, 1, top64}, {1, 2, 5}});
+    const auto g64 = make_csr<std::uint64_t>(3, {{0, 1, top64}, {1, 2, 5}});
     check_same_text(g64, splits_of(g64), 0, answer<std::uint64_t>({0, top64, 3}, {-1, 0, 1}), t);
     check_same_text(g64, splits_of(g64), 0, answer<std::uint64_t>({0, top64, 3}), t);
     constexpr std::int32_t low = std::numeric_limits<std::int32_t>::lowest() + 1;
-    const auto k = small_graph<std::int32_t>(3, {{0, 1, low}, {1, 2, -5}});
+    const auto k = make_csr<std::int32_t>(3, {{0, 1, low}, {1, 2, -5}});
     const auto wrapped =
         static_cast<std::int32_t>(static_cast<std::uint32_t>(low) + static_cast<std::uint32_t>(-5));
     check_same_text(k, splits_of(k), 0, answer<std::int32_t>({0, low, wrapped}), t);
     constexpr std::int64_t low64 = std::numeric_limits<std::int64_t>::lowest() + 1;
-    const auto k64 = small_graph<std::int64_t>(3, {{0, 1, low64}, {1, 2, -5}});
+    const auto k64 = make_csr<std::int64_t>(3, {{0, 1, low64}, {1, 2, -5}});
     check_same_text(k64, splits_of(k64), 0, answer<std::int64_t>({0, low64, 7}), t);
     constexpr float big = std::numeric_limits<float>::max();
-    const auto f = small_graph<float>(3, {{0, 1, big}, {0, 2, 1.0f}, {1, 2, big}});
+    const auto f = make_csr<float>(3, {{0, 1, big}, {0, 2, 1.0f}, {1, 2, big}});
     check_same_text(f, splits_of(f), 0, answer<float>({0, big, 1.0f}, {-1, 0, 0}), t);
     // 1 <-> 2 at weight 0 under 0 -> 1; 3 <-> 4 at weight 0, unreachable.
     const auto z =
-        small_graph<std::uint32_t>(5, {{0, 1, 1}, {1, 2, 0}, {2, 1, 0}, {3, 4, 0}, {4, 3, 0}});
+        make_csr<std::uint32_t>(5, {{0, 1, 1}, {1, 2, 0}, {2, 1, 0}, {3, 4, 0}, {4, 3, 0}});
     for (const result<std::uint32_t>& r :
          {answer<std::uint32_t>({0, 1, 1, inf, inf}, {-1, 2, 1, -1, -1}),
           answer<std::uint32_t>({0, 1, 1, inf, inf}), answer<std::uint32_t>({0, 1, 1, 5, 5}),

@@ -19,6 +19,7 @@
 #include "tropic/sssp.hpp"
 
 using namespace tropic;
+using tropic::testing::make_csr;
 
 namespace {
 
@@ -55,22 +56,6 @@ bool near(W a, W b) {
   }
   return false;
 }
-
-// A CSR from (u, v, w) triples already sorted by (u, v); n vertices.
-template <class W>
-csr<W> make_csr(vertex n, const std::vector<std::tuple<vertex, vertex, W>>& arcs) {
-  csr<W> g;
-  g.n = n;
-  g.row_offsets.assign(n + 1, 0);
-  for (const auto& [u, v, w] : arcs) {
-    ++g.row_offsets[u + 1];
-    g.columns.push_back(v);
-    g.weights.push_back(w);
-  }
-  for (vertex u = 0; u < n; ++u) g.row_offsets[u + 1] += g.row_offsets[u];
-  return g;
-}
-
 
 }  // namespace
 

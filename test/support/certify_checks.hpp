@@ -34,21 +34,6 @@ result<W> answer(std::vector<W> d, std::vector<std::int64_t> parents = {}) {
   return r;
 }
 
-// A CSR from (u, v, w) triples given in row order, columns sorted within each row.
-template <class W>
-csr<W> small_graph(vertex n, const std::vector<std::tuple<vertex, vertex, W>>& arcs) {
-  csr<W> g;
-  g.n = n;
-  g.row_offsets.assign(n + 1, 0);
-  for (const auto& [u, v, w] : arcs) {
-    ++g.row_offsets[u + 1];
-    g.columns.push_back(v);
-    g.weights.push_back(w);
-  }
-  for (vertex u = 0; u < n; ++u) g.row_offsets[u + 1] += g.row_offsets[u];
-  return g;
-}
-
 template <class W>
 struct named_answer {
   std::string name;

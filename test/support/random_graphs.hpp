@@ -25,6 +25,21 @@
 
 namespace tropic::testing {
 
+// A CSR from (u, v, w) triples given in row order, columns sorted within each row.
+template <class W>
+csr<W> make_csr(vertex n, const std::vector<std::tuple<vertex, vertex, W>>& arcs) {
+  csr<W> g;
+  g.n = n;
+  g.row_offsets.assign(n + 1, 0);
+  for (const auto& [u, v, w] : arcs) {
+    ++g.row_offsets[u + 1];
+    g.columns.push_back(v);
+    g.weights.push_back(w);
+  }
+  for (vertex u = 0; u < n; ++u) g.row_offsets[u + 1] += g.row_offsets[u];
+  return g;
+}
+
 enum class test_graph_kind {
   kronecker,          // R-MAT, symmetrized: skewed degrees, many parallel arcs and self-loops
   uniform,            // directed, random out-degree 0..6: some vertices unreachable

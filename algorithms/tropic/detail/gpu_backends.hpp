@@ -110,6 +110,10 @@ void check_many_sources(const device_matrix<W>& a, const vertex* sources, std::s
 // above `cutoff` in them) into host arrays: row by row where parents are asked or a sum may
 // overflow W (a shortest path of n - 1 arcs, or up to the cutoff, past half W's range), else one
 // download of them all.
+// A device matrix's arcs back on the host as a csr (rows in the matrix's weight order).
+template <class W>
+csr<W> download_csr(const device_matrix<W>& a);
+
 template <class W>
 void finish_rows(const device_matrix<W>& a, const W* rows, const vertex* sources, std::size_t k,
                  const options& opts, W cutoff, W* distances, std::int64_t* parents,
