@@ -524,6 +524,45 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
   return out;
 }
 
+template <class W>
+statistics sssp_into(const distributed_matrix<W>& a, const std::vector<vertex>& sources,
+                     const options& opts, W* distances, std::int64_t* parents) {
+  const auto start = std::chrono::steady_clock::now();
+  detail::check_vertex_list(a.rows(), sources, "source");
+  if (!sources.empty() && (!distances || (opts.parents && !parents)))
+    throw error(error_code::invalid_value,
+                "sssp_into: no memory given for the distances (or the parents options.parents "
+                "asks for)");
+  const std::size_t n = a.rows();
+  statistics stats;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const result<W> r = sssp(a, sources[i], opts);
+    std::copy(r.distances.begin(), r.distances.end(), distances + i * n);
+    if (opts.parents) std::copy(r.parents.begin(), r.parents.end(), parents + i * n);
+    detail::add_stats(stats, r.stats);
+  }
+  stats.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+template <class W>
+multi_result<W> sssp(const distributed_matrix<W>& a, const std::vector<vertex>& sources,
+                     const options& opts) {
+  detail::check_vertex_list(a.rows(), sources, "source");
+  const std::size_t cell = sizeof(W) + (opts.parents ? sizeof(std::int64_t) : 0);
+  detail::batch_rows(sources.size(), a.rows(), cell, detail::host_memory_bytes(), 0,
+                     "host memory");
+  multi_result<W> out;
+  out.n = a.rows();
+  out.sources = sources;
+  out.distances.resize(sources.size() * std::size_t(a.rows()));
+  if (opts.parents) out.parents.resize(out.distances.size());
+  out.stats = sssp_into(a, sources, opts, out.distances.data(),
+                        opts.parents ? out.parents.data() : nullptr);
+  return out;
+}
+
 namespace detail {
 template <class W>
 result<W> distributed_sssp(const csr<W>& g, vertex source, const options& opts) {
@@ -540,13 +579,8 @@ template <class W>
 void distributed_rows(const csr<W>& g, const std::vector<vertex>& sources, const options& opts,
                       multi_result<W>& out) {
   const distributed_matrix<W> a(g, opts.devices);
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    const result<W> r = sssp(a, sources[i], opts);
-    std::copy(r.distances.begin(), r.distances.end(), out.distances.begin() + i * out.n);
-    if (opts.parents)
-      std::copy(r.parents.begin(), r.parents.end(), out.parents.begin() + i * out.n);
-    add_stats(out.stats, r.stats);
-  }
+  out.stats = sssp_into(a, sources, opts, out.distances.data(),
+                        opts.parents ? out.parents.data() : nullptr);
 }
 
 template <class W>
@@ -569,6 +603,10 @@ std::vector<W> distributed_od(const csr<W>& g, const std::vector<vertex>& origin
 
 #define TROPIC_INSTANTIATE(W)                                                                 \
   template result<W> sssp<W>(const distributed_matrix<W>&, vertex, const options&);          \
+  template multi_result<W> sssp<W>(const distributed_matrix<W>&, const std::vector<vertex>&,  \
+                                   const options&);                                          \
+  template statistics sssp_into<W>(const distributed_matrix<W>&, const std::vector<vertex>&,  \
+                                   const options&, W*, std::int64_t*);                       \
   template result<W> detail::distributed_sssp<W>(const csr<W>&, vertex, const options&);     \
   template void detail::distributed_rows<W>(const csr<W>&, const std::vector<vertex>&,       \
                                             const options&, multi_result<W>&);       \

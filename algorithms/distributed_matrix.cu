@@ -109,20 +109,23 @@ void distributed_matrix<W>::build(const std::function<void(std::size_t)>& upload
 
 template <class W>
 distributed_matrix<W>::distributed_matrix(const csr<W>& g, const std::vector<int>& devices)
+    : distributed_matrix(host_view(g), devices) {}
+
+template <class W>
+distributed_matrix<W>::distributed_matrix(const csr_host_view<W>& g,
+                                          const std::vector<int>& devices)
     : devices_(devices) {
   check_devices(devices_);
   stats_.n = g.n;
-  ranges_ = partition_rows(g, devices_.size());
+  ranges_ = partition_rows(g.row_offsets, g.n, devices_.size());
   const bool symmetric = compute_stats(g).symmetric;
   build([&](std::size_t p) {
     const row_range r = ranges_[p];
-    std::vector<arc_index> local(g.row_offsets.begin() + r.begin,
-                                 g.row_offsets.begin() + r.end + 1);
+    std::vector<arc_index> local(g.row_offsets + r.begin, g.row_offsets + r.end + 1);
     const arc_index first = local.front();
     for (arc_index& o : local) o -= first;
     const std::vector<arc_index> offsets = whole_offsets(g.n, r, local.data());
-    const csr_host_view<W> view{g.n, offsets.data(), g.columns.data() + first,
-                                g.weights.data() + first};
+    const csr_host_view<W> view{g.n, offsets.data(), g.columns + first, g.weights + first};
     parts_[p] = std::make_unique<device_matrix<W>>(view, upload_options{transpose_policy::none});
   });
   stats_.symmetric = symmetric;

@@ -58,14 +58,13 @@ void add_stats(statistics& sum, const statistics& s) {
   sum.setup_milliseconds += s.setup_milliseconds;
 }
 
-namespace {
-
-// Physical memory: what the k x n result must fit in, whatever the chunking.
 std::size_t host_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return std::numeric_limits<std::size_t>::max();
   return std::size_t(pages) * std::size_t(page);
 }
+
+namespace {
 
 template <class W>
 void put_row(multi_result<W>& out, std::size_t i, const result<W>& r) {

@@ -38,6 +38,7 @@
 #include <exception>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -48,6 +49,7 @@
 #include "peers.hpp"
 #if defined(TROPIC_HAVE_CUDA)
 #include "tropic/device_matrix.hpp"
+#include "tropic/distributed.hpp"
 #endif
 #include "suite.hpp"
 #include "tropic/csr.hpp"
@@ -79,17 +81,27 @@ class usage_error : public std::runtime_error {
 };
 
 // One column of the benchmark: an algorithm called through the C++ API, or through the C API
-// (tropic_sssp_ext on a GrB_Matrix), named "c_api:NAME".
+// (tropic_sssp_ext on a GrB_Matrix), named "c_api:NAME", or delta-stepping on the graph split
+// over several GPUs (--devices, issue 38), named "delta_stepping@PgpuS".
 struct bench_algorithm {
   algorithm alg = algorithm::dijkstra;
   bool c_api = false;
+  std::vector<int> devices;  // a split over these devices (tropic::distributed_matrix)
 
-  std::string name() const { return (c_api ? "c_api:" : "") + std::string(algorithm_name(alg)); }
+  std::string name() const {
+    if (!devices.empty())
+      return std::string(algorithm_name(alg)) + "@" + std::to_string(devices.size()) + "gpu" +
+             (devices.size() > 1 ? "s" : "");
+    return (c_api ? "c_api:" : "") + std::string(algorithm_name(alg));
+  }
   bool gpu() const { return is_gpu_algorithm(alg); }
+  bool split() const { return !devices.empty(); }
   bool reference() const { return alg == algorithm::dijkstra && !c_api; }
   // What a suite line's cpu-sources limits: every CPU algorithm but the reference.
   bool cpu_peer() const { return !gpu() && !reference(); }
-  bool operator==(const bench_algorithm& o) const { return alg == o.alg && c_api == o.c_api; }
+  bool operator==(const bench_algorithm& o) const {
+    return alg == o.alg && c_api == o.c_api && devices == o.devices;
+  }
 };
 
 tropic_algorithm c_algorithm(algorithm a);
@@ -134,6 +146,7 @@ struct config {
   std::vector<int> sources_batch;  // --sources-batch: many-source rows (bench/many_sources.hpp)
   double cutoff_share = 0;         // --cutoff-share: a cutoff row per algorithm; 0 = none
   bool certify = false;  // --certify: rows checked by the optimality certificate, no Dijkstra
+  std::vector<int> devices;  // --devices: a delta_stepping@P column on the graph split over them
 };
 
 void print_help() {
@@ -175,7 +188,11 @@ void print_help() {
       "                        graphs too large for it; the many-source rows still use it\n"
       "  --list                print the suite and algorithms, run nothing\n"
       "  --sources-batch K,..  also a row per K: K sources in one call (e.g. 1,8,64,512)\n"
-      "  --cutoff-share F      also a row with cutoff = F x the largest distance (e.g. 0.01)\n\n"
+      "  --cutoff-share F      also a row with cutoff = F x the largest distance (e.g. 0.01)\n"
+      "  --devices LIST        also a column delta_stepping@Pgpus: the graph split by rows over\n"
+      "                        these GPUs of this host (e.g. 0,1,2,3; tropic::distributed_matrix,\n"
+      "                        uploaded once per graph, its time the setup), checked like every\n"
+      "                        row; graph MiB sums the parts, peak MiB is not measured\n\n"
       "Suite lines: NAME GRAPH [unit-weights] [symmetrize] [seed=N] [sources=N] [cpu-sources=N]\n"
       "[skip=A,B] (bench/suite.hpp). Every skip is a row of its own: 'skipped' and why.\n\n"
       "Algorithms in this build: ");
@@ -287,6 +304,14 @@ config parse_args(int argc, char** argv) {
       c.cutoff_share = std::strtod(text.c_str(), &end);
       if (text.empty() || *end != '\0' || !(c.cutoff_share > 0))
         throw usage_error("--cutoff-share expects a positive number, got '" + text + "'");
+    } else if (a == "--devices") {
+      const std::string text = v();
+      for (const std::string& d : split_commas(text)) c.devices.push_back(
+          parse_count("--devices", d, 0));
+      if (c.devices.empty()) throw usage_error("--devices expects device ordinals, e.g. 0,1,2,3");
+#if !defined(TROPIC_HAVE_CUDA)
+      throw usage_error("--devices needs a CUDA build");
+#endif
     } else if (a == "--list" && !has_inline) {
       c.list_only = true;
     } else {
@@ -297,13 +322,19 @@ config parse_args(int argc, char** argv) {
     const bool gpu = gpu_available();
     for (algorithm a : available_algorithms())
       if (a != algorithm::automatic && (gpu || !is_gpu_algorithm(a)))
-        c.algorithms.push_back({a, false});
+        c.algorithms.push_back({a, false, {}});
     // Issue 5: the CPU peer and the GPU's delta-stepping through the same C entry point.
-    c.algorithms.push_back({algorithm::graphblas_cpu, true});
-    if (gpu) c.algorithms.push_back({algorithm::delta_stepping, true});
+    c.algorithms.push_back({algorithm::graphblas_cpu, true, {}});
+    if (gpu) c.algorithms.push_back({algorithm::delta_stepping, true, {}});
+  }
+  if (!c.devices.empty()) {
+    if (!gpu_available())
+      throw usage_error("--devices: no usable CUDA device on this machine");
+    bench_algorithm split{algorithm::delta_stepping, false, c.devices};
+    c.algorithms.push_back(split);
   }
   // dijkstra is the reference and always runs; listing it first keeps the CSV in a stable order.
-  const bench_algorithm reference{algorithm::dijkstra, false};
+  const bench_algorithm reference{algorithm::dijkstra, false, {}};
   std::vector<bench_algorithm> unique{reference};
   for (const auto& b : c.algorithms)
     if (std::find(unique.begin(), unique.end(), b) == unique.end()) unique.push_back(b);
@@ -757,7 +788,8 @@ class graph_bench {
     r.solve_ms = median_of(solves);
     if (!peaks.empty()) r.peak_mib = *std::max_element(peaks.begin(), peaks.end()) / mib;
 #if defined(TROPIC_HAVE_CUDA)
-    if (alg.gpu() && !alg.c_api && resident_) r.graph_mib = graph_bytes_ / mib;
+    if (alg.split() && split_) r.graph_mib = split_bytes_ / mib;
+    else if (alg.gpu() && !alg.c_api && resident_) r.graph_mib = graph_bytes_ / mib;
 #endif
     if (alg.c_api) {
       auto med = [&](double c_api_breakdown::*field) {
@@ -789,6 +821,23 @@ class graph_bench {
     opts.algorithm = alg.alg;
     run_result out;
 #if defined(TROPIC_HAVE_CUDA)
+    if (alg.split()) {
+      // Split once per graph, as a user who solves from many sources keeps it; the parts' upload
+      // is the setup. The pool probe watches one device: no peak for these rows.
+      if (!split_) {
+        const double t0 = now_ms();
+        split_ = std::make_unique<distributed_matrix<W>>(g_, alg.devices);
+        split_ms_ = now_ms() - t0;
+        split_bytes_ = 0;
+        for (std::size_t b : split_->device_bytes()) split_bytes_ += b;
+      }
+      const double t0 = now_ms();
+      out.res = sssp(*split_, source, opts);
+      out.wall_ms = now_ms() - t0;
+      out.res.stats.setup_milliseconds = split_ms_;
+      out.time_ms = out.res.stats.milliseconds > 0 ? out.res.stats.milliseconds : out.wall_ms;
+      return out;
+    }
     if (alg.gpu()) {
       // GPU algorithms share one upload per graph (its time is reported as setup), as a user
       // who solves from many sources would do.
@@ -887,6 +936,9 @@ class graph_bench {
   std::optional<device_matrix<W>> resident_;
   double upload_ms_ = 0;
   std::uint64_t graph_bytes_ = 0;
+  std::unique_ptr<distributed_matrix<W>> split_;  // --devices
+  double split_ms_ = 0;
+  std::uint64_t split_bytes_ = 0;
 #endif
 };
 

@@ -10,11 +10,14 @@ namespace tropic {
 
 std::vector<row_range> partition_rows(const std::vector<arc_index>& row_offsets,
                                       std::size_t parts) {
-  if (parts == 0)
-    throw error(error_code::invalid_value, "partition_rows: the number of parts must be >= 1");
   if (row_offsets.empty())
     throw error(error_code::invalid_value, "partition_rows: row_offsets needs n + 1 entries");
-  const vertex n = static_cast<vertex>(row_offsets.size() - 1);
+  return partition_rows(row_offsets.data(), static_cast<vertex>(row_offsets.size() - 1), parts);
+}
+
+std::vector<row_range> partition_rows(const arc_index* row_offsets, vertex n, std::size_t parts) {
+  if (parts == 0)
+    throw error(error_code::invalid_value, "partition_rows: the number of parts must be >= 1");
   // cost(u) = row_offsets[u] + u, the arcs and rows before row u: nondecreasing, so each
   // boundary is a binary search for the first row whose prefix cost reaches k / parts of the
   // total. 128-bit products: arcs + rows may exceed 2^64 / parts.

@@ -36,6 +36,8 @@ class distributed_matrix {
   // ordinal that does not exist, out_of_memory naming the part and the bytes when a part does not
   // fit its device, and not_implemented when several devices are asked of a build without NCCL.
   distributed_matrix(const csr<W>& g, const std::vector<int>& devices);
+  // The same from arrays someone else owns (Python's numpy CSR), laid out as csr<W>'s.
+  distributed_matrix(const csr_host_view<W>& g, const std::vector<int>& devices);
   // A graph of n vertices that never passes through one host array: part p's rows are
   // `block(range)` for range = partition_vertices(n, P)[p] (generate_rows, read_graph_rows),
   // built by part p's host thread and freed once on its device. `symmetric`: the caller knows
@@ -87,6 +89,17 @@ class distributed_matrix {
 // thread's current device is as it was.
 template <class W>
 result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts = {});
+
+// Many sources over the parts, solved one after another as sssp(a, source) above: rows as
+// sssp(device_matrix, sources) returns them. sssp_into writes them into the caller's memory
+// (distances[i * n + v], parents likewise with options.parents; every entry written) and returns
+// the statistics summed over the sources, milliseconds the whole call's wall time.
+template <class W>
+multi_result<W> sssp(const distributed_matrix<W>& a, const std::vector<vertex>& sources,
+                     const options& opts = {});
+template <class W>
+statistics sssp_into(const distributed_matrix<W>& a, const std::vector<vertex>& sources,
+                     const options& opts, W* distances, std::int64_t* parents = nullptr);
 
 // certify(g, source, r) (tropic/sssp.hpp) over the matrix's parts: "" when r is proven exact,
 // else the first violation, the same text as certify over the whole graph. Each part's rows are

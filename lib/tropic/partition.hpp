@@ -21,6 +21,8 @@ struct row_range {
 // arcs plus rows (a row costs its degree + 1), so rows without arcs still spread over the parts.
 // More parts than rows gives empty ranges. parts == 0 throws error(invalid_value).
 std::vector<row_range> partition_rows(const std::vector<arc_index>& row_offsets, std::size_t parts);
+// The same over n + 1 offsets someone else owns (a csr_host_view's).
+std::vector<row_range> partition_rows(const arc_index* row_offsets, vertex n, std::size_t parts);
 
 template <class W>
 std::vector<row_range> partition_rows(const csr<W>& g, std::size_t parts) {

@@ -325,7 +325,7 @@ class graph {
   bool on_device() const {
 #if defined(TROPIC_HAVE_CUDA)
     std::lock_guard<std::mutex> lock(*upload_);  // a solve may be uploading with the GIL released
-    return d_matrix_ != nullptr;
+    return d_matrix_ != nullptr || d_split_ != nullptr;
 #else
     return false;
 #endif
@@ -394,10 +394,12 @@ class graph {
       const auto t0 = std::chrono::steady_clock::now();
 #if defined(TROPIC_HAVE_CUDA)
       auto [m, lock] = resident(o);
-      if (m) {
+      auto [split, split_lock] = resident_split(o);
+      if (m || split) {
         dist.reset(large_allocate<W>(size));
         if (parents) par.reset(large_allocate<std::int64_t>(size));
-        r.stats = tropic::sssp_into(*m, list, o, dist.get(), par.get());
+        r.stats = m ? tropic::sssp_into(*m, list, o, dist.get(), par.get())
+                    : tropic::sssp_into(*split, list, o, dist.get(), par.get());
       } else
 #endif
         r = solve(list, o);
@@ -443,6 +445,8 @@ class graph {
 #if defined(TROPIC_HAVE_CUDA)
     auto [m, lock] = resident(o);
     if (m) return tropic::sssp(*m, source, o);
+    auto [split, split_lock] = resident_split(o);
+    if (split) return tropic::sssp(*split, source, o);
 #endif
     // CPU algorithms, and GPU ones where no device exists: sssp(csr) raises no_device then.
     return tropic::sssp(host_csr(), source, o);
@@ -457,7 +461,7 @@ class graph {
       const tropic::options& o) {
     const bool gpu = tropic::is_gpu_algorithm(o.algorithm) ||
                      (o.algorithm == tropic::algorithm::automatic && tropic::gpu_available());
-    // Several GPUs: sssp(csr) splits the graph over them for this call (no resident copy).
+    // Several GPUs: resident_split's.
     if (!gpu || !tropic::gpu_available() || n() == 0 || o.devices.size() >= 2) return {};
     // A list of one device is that device, as in sssp(csr).
     const int device = o.devices.size() == 1 ? o.devices[0] : o.device;
@@ -478,6 +482,26 @@ class graph {
       d_device_ = device;
     }
     return {d_matrix_.get(), std::move(lock)};
+  }
+
+  // Several GPUs (two or more ordinals): the graph split by rows over them, uploaded on first
+  // use and kept for that device list, as resident() keeps one GPU's matrix. Only delta-stepping
+  // runs split; the split itself checks the list (ordinals that exist, none twice, NCCL in this
+  // build).
+  std::pair<const tropic::distributed_matrix<W>*, std::unique_lock<std::mutex>> resident_split(
+      const tropic::options& o) {
+    const bool split = o.algorithm == tropic::algorithm::automatic ||
+                       o.algorithm == tropic::algorithm::delta_stepping;
+    if (!split || o.devices.size() < 2 || n() == 0) return {};  // sssp(csr) says why not
+    std::unique_lock<std::mutex> lock(*upload_);
+    if (!d_split_ || d_split_->devices() != o.devices) {
+      d_split_.reset();
+      if (borrowed_ && borrowed_->still_canonical())
+        d_split_ = std::make_unique<tropic::distributed_matrix<W>>(borrowed_->view(), o.devices);
+      else
+        d_split_ = std::make_unique<tropic::distributed_matrix<W>>(host_csr(), o.devices);
+    }
+    return {d_split_.get(), std::move(lock)};
   }
 #endif
 
@@ -529,6 +553,7 @@ class graph {
   std::unique_ptr<std::mutex> upload_ = std::make_unique<std::mutex>();
   std::unique_ptr<tropic::device_matrix<W>> d_matrix_;
   int d_device_ = -1;
+  std::unique_ptr<tropic::distributed_matrix<W>> d_split_;
 #endif
 };
 

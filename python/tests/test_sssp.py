@@ -389,3 +389,40 @@ def test_several_gpus_give_one_gpus_answers():
         many = tropic.sssp(A, [3, 7, 3], device=devices)
         np.testing.assert_array_equal(many[0], got)
         np.testing.assert_array_equal(many[2], got)
+
+
+@pytest.mark.skipif(tropic.multi_gpu_devices() < 2,
+                    reason="fewer than two CUDA devices, or no NCCL in this build (multi-GPU test)")
+def test_graph_keeps_its_split_over_several_gpus():
+    # A Graph solved on a device list keeps the split resident (one upload for many calls) and
+    # makes a new one when the list changes; zero-copy and copied inputs alike.
+    rng = np.random.default_rng(381)
+    devices = list(range(min(tropic.multi_gpu_devices(), 4)))
+    n, rows, cols, data = random_coo(rng, dtype=np.uint32, n=700, duplicates=False)
+    _, first = np.unique(rows * n + cols, return_index=True)  # no parallel arcs: scipy sums them
+    first = first[rows[first] != cols[first]]  # nor self-loops: the canonical form has none
+    rows, cols, data = rows[first], cols[first], data[first]
+    weights = lightest(n, rows, cols, data)
+
+    def check(d, p, source):
+        check_against_scipy(np.uint32, d, reference(n, rows, cols, data, source))
+        shown = np.where(d == tropic.infinity(np.uint32), np.inf, d.astype(np.float64))
+        check_parents(shown, p, source, weights)
+
+    canonical = sp.csr_matrix((data, (rows, cols)), shape=(n, n))  # borrowed: zero-copy
+    assert canonical.has_canonical_format
+    for g in (tropic.Graph(canonical), tropic.Graph(csr_keeping_duplicates(n, rows, cols, data))):
+        assert not g.on_device
+        for split in (devices, devices[:2], devices):
+            for source in (0, 5):
+                d, p = g.sssp(source, device=split, parents=True)
+                assert g.on_device
+                check(d, p, source)
+            k = [5, 0, 5, 11]
+            dm, pm = g.sssp(k, device=split, parents=True)
+            assert dm.shape == pm.shape == (len(k), n)
+            for i, source in enumerate(k):
+                check(dm[i], pm[i], source)
+            np.testing.assert_array_equal(g.sssp(k, device=split), dm)
+        with pytest.raises(ValueError, match=r"only delta_stepping runs \(asked: adds\)"):
+            g.sssp(0, algorithm="adds", device=devices)

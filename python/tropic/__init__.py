@@ -207,7 +207,8 @@ def _graph_class(dtype):
 
 class Graph:
     """A graph converted to tropic's CSR once (and, on a GPU, uploaded on the first GPU solve and
-    kept there), for many ``sssp`` calls.
+    kept there; with ``device=[0, 1, ...]``, split over those GPUs once and kept), for many
+    ``sssp`` calls.
 
     ``Graph(A, dtype=None, symmetrize=False)``: A as for :func:`sssp`; ``dtype`` converts the
     weights (exactly, else ValueError); ``symmetrize`` adds v -> u for every u -> v (an undirected
@@ -321,8 +322,8 @@ def sssp(A, source, *, algorithm="auto", delta=None, parents=False, device=0, cu
     NoDeviceError where no device is usable. delta: the bucket width (None: automatic).
     device: the CUDA device ordinal, or a sequence of ordinals of this host: two or more run
     delta_stepping (or "auto") with the graph split by rows over them, the distances exchanged
-    through NCCL, the same answers as one GPU (the README's "Several GPUs"; the split is made for
-    each call). cutoff: scipy's ``limit``: vertices farther than it are reported unreachable and
+    through NCCL, the same answers as one GPU (the README's "Several GPUs"; a :class:`Graph` keeps
+    its split on those devices for its next calls, as it keeps one GPU's upload). cutoff: scipy's ``limit``: vertices farther than it are reported unreachable and
     not searched past (None: no cutoff).
 
     Returns the distances (a numpy array of the weight type; ``tropic.infinity(dtype)`` where

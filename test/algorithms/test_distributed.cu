@@ -178,6 +178,27 @@ TEST_SUITE("distributed") {
     CHECK(got.distances == want.distances);
     CHECK(got.parents == want.parents);
     {
+      // A resident matrix (from a host view, as Python's borrowed arrays) solved many times: the
+      // rows returned and the rows written into the caller's memory.
+      const distributed_matrix<std::uint32_t> a(host_view(g), o.devices);
+      const multi_result<std::uint32_t> rows = sssp(a, sources, o);
+      CHECK(rows.n == g.n);
+      CHECK(rows.sources == sources);
+      CHECK(rows.distances == want.distances);
+      CHECK(rows.parents == want.parents);
+      std::vector<std::uint32_t> d(sources.size() * g.n, 7);
+      std::vector<std::int64_t> p(sources.size() * g.n, 7);
+      const statistics st = sssp_into(a, sources, o, d.data(), p.data());
+      CHECK(d == want.distances);
+      CHECK(p == want.parents);
+      CHECK(st.milliseconds > 0);
+      CHECK_THROWS_WITH_AS(sssp_into(a, sources, o, d.data(), nullptr),
+                           doctest::Contains("no memory given"), error);
+      CHECK_THROWS_WITH_AS(sssp(a, std::vector<vertex>{1, g.n}, o),
+                           doctest::Contains("out of range"), error);
+      CHECK(sssp(a, std::vector<vertex>{}, o).distances.empty());
+    }
+    {
       const std::vector<vertex> destinations{0, 4, 1023, 17, 4};
       options plain;
       plain.algorithm = algorithm::dijkstra;

@@ -79,6 +79,9 @@ void add_stats(statistics& sum, const statistics& s);
 // (`where`: "host memory", "device memory").
 std::size_t batch_rows(std::size_t k, std::size_t n, std::size_t cell_bytes, std::size_t available,
                        std::size_t max_batch, const char* where);
+// algorithms/sssp_many.cpp: physical memory, what a k x n result must fit in whatever the
+// chunking.
+std::size_t host_memory_bytes();
 
 // algorithms/sssp.cpp: whether g has an arc of negative weight.
 template <class W>
