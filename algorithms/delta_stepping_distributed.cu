@@ -43,6 +43,11 @@ namespace {
 
 using namespace distributed;
 
+double milliseconds_since(std::chrono::steady_clock::time_point begin) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
+      .count();
+}
+
 // The state of one rank: its part, its vectors, its exchange buffers.
 template <class W>
 struct rank_solver {
@@ -80,6 +85,10 @@ struct rank_solver {
   pinned_buffer<W> least_host{1};
   std::uint32_t now = 0;
   std::uint64_t exchanged = 0;  // entries sent to peers (statistics)
+  // Rank 0's account of the solve loop (distributed_profile), null on the other ranks and
+  // when not asked; the NCCL transfers' event pairs are read once the loop has ended.
+  distributed_profile* profile = nullptr;
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> transfer_events;
 
   rank_solver(const distributed_matrix<W>& m, std::size_t rank, rank_group& g, const options& o,
               const bucket_bounds<W>& b, vertex s)
@@ -95,12 +104,63 @@ struct rank_solver {
   // NCCL call whose peer is gone is released by aborting this rank's communicator (run_ranks'
   // on_failure), after which the wait ends.
   void wait() {
+    if (!profile) return drain();
+    const auto begin = std::chrono::steady_clock::now();
+    drain();
+    ++profile->waits;
+    profile->wait_ms += milliseconds_since(begin);
+  }
+  void drain() {
     for (;;) {
       const cudaError_t status = cudaStreamQuery(stream);
       if (status == cudaSuccess) return;
       if (status != cudaErrorNotReady) TROPIC_CUDA_CHECK(status);
       if (group.failed()) throw rank_failed{};
       std::this_thread::yield();
+    }
+  }
+
+  // Adds the host time of its scope to a phase of the profile (relax, exchange, select): each
+  // phase ends in a wait or an operator's own, so its host time is also its device time.
+  struct phase_clock {
+    double* into;
+    std::chrono::steady_clock::time_point begin = std::chrono::steady_clock::now();
+    ~phase_clock() {
+      if (into) *into += milliseconds_since(begin);
+    }
+  };
+  double* phase(double distributed_profile::*field) {
+    return profile ? &(profile->*field) : nullptr;
+  }
+
+  // group.all_gather, the ranks' host meeting, counted and timed for the profile.
+  template <class T>
+  std::vector<T> meet(const T& value) {
+    if (!profile) return group.all_gather(me, value);
+    const auto begin = std::chrono::steady_clock::now();
+    std::vector<T> all = group.all_gather(me, value);
+    ++profile->meetings;
+    profile->meet_ms += milliseconds_since(begin);
+    return all;
+  }
+
+  // An NCCL exchange on this rank's stream, between two events for the profile.
+  template <class F>
+  void transfer(F&& nccl) {
+    if (!profile) return nccl();
+    cudaEvent_t before, after;
+    TROPIC_CUDA_CHECK(cudaEventCreate(&before));
+    TROPIC_CUDA_CHECK(cudaEventCreate(&after));
+    transfer_events.emplace_back(before, after);
+    TROPIC_CUDA_CHECK(cudaEventRecord(before, stream));
+    nccl();
+    TROPIC_CUDA_CHECK(cudaEventRecord(after, stream));
+  }
+
+  ~rank_solver() {
+    for (auto [before, after] : transfer_events) {
+      cudaEventDestroy(before);
+      cudaEventDestroy(after);
     }
   }
 
@@ -115,6 +175,7 @@ struct rank_solver {
 
   // B = { v owned : t[v] in range }, with values; returns the least owned t[v] in least_range.
   W select(sparse_vector<W>& out, value_range<W> range, value_range<W> least_range) {
+    const phase_clock clock{phase(&distributed_profile::select_ms)};
     TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, (parts + 1) * sizeof(unsigned long long),
                                       stream));
     const W none = infinity<W>();
@@ -134,6 +195,7 @@ struct rank_solver {
   // After a vxm that listed its improved entries in I: route, exchange, apply. B becomes this
   // rank's vertices improved inside `bucket`; returns the size of B over every rank.
   std::uint64_t exchange(value_range<W> bucket) {
+    const phase_clock clock{phase(&distributed_profile::exchange_ms)};
     ++now;
     TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, (parts + 1) * sizeof(unsigned long long),
                                       stream));
@@ -150,7 +212,7 @@ struct rank_solver {
     struct row { unsigned long long to[max_parts]; };
     row mine{};
     std::copy(sends.begin(), sends.end(), mine.to);
-    const std::vector<row> all = group.all_gather(me, mine);
+    const std::vector<row> all = meet(mine);
     std::vector<std::size_t> receive(parts, 0);
     std::size_t received = 0;
     for (std::size_t q = 0; q < parts; ++q) {
@@ -175,7 +237,7 @@ struct rank_solver {
           out_bytes[q] = q == me ? 0 : std::size_t(sends[q]) * item;
           in_bytes[q] = receive[q] * item;
         }
-        matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream);
+        transfer([&] { matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream); });
       }
       for (std::size_t q = 0; q < parts; ++q) {
         if (!receive[q]) continue;
@@ -192,7 +254,7 @@ struct rank_solver {
     }
     B.set_nvals(next);
     std::uint64_t total = 0;
-    for (std::uint64_t c : group.all_gather(me, std::uint64_t(next))) total += c;
+    for (std::uint64_t c : meet(std::uint64_t(next))) total += c;
     return total;
   }
 
@@ -221,7 +283,7 @@ struct rank_solver {
     TROPIC_CUDA_CHECK(cudaGetLastError());
     read_counters();
     std::uint64_t total = 0;
-    for (std::uint64_t c : group.all_gather(me, std::uint64_t(counters_host.data()[0])))
+    for (std::uint64_t c : meet(std::uint64_t(counters_host.data()[0])))
       total += c;
     return total;
   }
@@ -252,7 +314,7 @@ struct rank_solver {
   // GPU's live-rows pull, over the part.
   void pull(const sparse_vector<W>& u, const matrix_operand<W>& part, statistics& st) {
     I.clear();
-    const std::vector<std::uint64_t> counts = group.all_gather(me, std::uint64_t(u.nvals()));
+    const std::vector<std::uint64_t> counts = meet(std::uint64_t(u.nvals()));
     std::vector<std::size_t> at(parts + 1, 0);
     for (std::size_t q = 0; q < parts; ++q) at[q + 1] = at[q] + std::size_t(counts[q]);
     if (counts[me]) {
@@ -276,10 +338,14 @@ struct rank_solver {
           out_bytes[q] = q == me ? 0 : std::size_t(u.nvals()) * item;
           in_bytes[q] = q == me ? 0 : std::size_t(counts[q]) * item;
         }
-        matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream);
+        transfer([&] { matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream); });
       }
     }
     gathered.set_nvals(at[parts]);
+    if (profile) {
+      ++profile->pulls;
+      profile->gathered += at[parts] - counts[me];
+    }
     descriptor pull_only;
     pull_only.dir = direction::pull;
     const value_range<W> everything{};
@@ -290,6 +356,7 @@ struct rank_solver {
 
   void relax(const sparse_vector<W>& u, std::uint64_t frontier_rows,
              const matrix_operand<W>& part, statistics& st) {
+    const phase_clock clock{phase(&distributed_profile::relax_ms)};
     if (pulls(u, frontier_rows, *part.split, part.part))
       pull(u, part, st);
     else
@@ -298,7 +365,7 @@ struct rank_solver {
 
   W min_over_ranks(W x) {
     W lowest = infinity<W>();
-    for (W y : group.all_gather(me, x)) lowest = y < lowest ? y : lowest;
+    for (W y : meet(x)) lowest = y < lowest ? y : lowest;
     return lowest;
   }
 
@@ -334,7 +401,7 @@ struct rank_solver {
     std::uint64_t i = 0;
     select(B, buckets.range(0), {});
     std::uint64_t pending = 0;
-    for (std::uint64_t c : group.all_gather(me, std::uint64_t(B.nvals()))) pending += c;
+    for (std::uint64_t c : meet(std::uint64_t(B.nvals()))) pending += c;
     for (;;) {
       const value_range<W> bucket = buckets.range(i);
       ++st.buckets;
@@ -346,14 +413,16 @@ struct rank_solver {
           gather(tB, t, B, ctx);
           relax(tB, pending, light(A, *split), st);
           ++st.iterations;
+          if (profile) ++profile->steps;
           pending = exchange(bucket);
         }
         if (!has_heavy()) break;
         // S = bucket i, settled; t = min(t, AH' min.+ (t .* S)); stragglers (floats) into B
         select(S, bucket, {});
         settled_here = 0;
-        for (std::uint64_t c : group.all_gather(me, std::uint64_t(S.nvals()))) settled_here += c;
+        for (std::uint64_t c : meet(std::uint64_t(S.nvals()))) settled_here += c;
         relax(S, settled_here, heavy(A, *split), st);
+        if (profile) ++profile->steps;
         pending = exchange(bucket);
       } while (pending > 0);
       if (bucket.hi == infinity<W>()) break;
@@ -364,7 +433,7 @@ struct rank_solver {
       const std::uint64_t following = buckets.index_of(lowest);
       if (following != i + 1) select(B, buckets.range(following), {});
       pending = 0;
-      for (std::uint64_t c : group.all_gather(me, std::uint64_t(B.nvals()))) pending += c;
+      for (std::uint64_t c : meet(std::uint64_t(B.nvals()))) pending += c;
       if (may_widen && has_heavy() && i + 1 < p::widen_tail_within_buckets &&
           double(settled_before + settled_here + (following == i + 1 ? pending : 0)) >=
               p::widen_tail_reached_share * with_arcs) {
@@ -375,7 +444,7 @@ struct rank_solver {
         st.widened_at = double(bucket.hi);
         select(B, buckets.range(0), {});
         pending = 0;
-        for (std::uint64_t c : group.all_gather(me, std::uint64_t(B.nvals()))) pending += c;
+        for (std::uint64_t c : meet(std::uint64_t(B.nvals()))) pending += c;
         i = 0;
         continue;
       }
@@ -386,6 +455,16 @@ struct rank_solver {
     st.milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count();
+    if (profile) {
+      profile->solve_ms = st.milliseconds;
+      profile->transfers = transfer_events.size();
+      for (auto [before, after] : transfer_events) {
+        float ms = 0;
+        TROPIC_CUDA_CHECK(cudaEventElapsedTime(&ms, before, after));
+        profile->nccl_ms += ms;
+      }
+      profile = nullptr;  // finish() is not part of the account
+    }
     st.arcs_relaxed = ctx.read_arcs_scanned();
     st.host_round_trips = ctx.round_trips;
     return finish(st);
@@ -428,7 +507,7 @@ struct rank_solver {
                                           cudaMemcpyDeviceToHost, stream));
         wait();
         std::uint64_t total = 0;
-        for (std::uint64_t c : group.all_gather(me, std::uint64_t(count.data()[0]))) total += c;
+        for (std::uint64_t c : meet(std::uint64_t(count.data()[0]))) total += c;
         if (total == 0) break;
       }
     }
@@ -437,11 +516,11 @@ struct rank_solver {
     wait();
     const unsigned long long overflow_vertex = overflow_host.data()[0];
     unsigned long long first_overflow = ~0ull;
-    for (unsigned long long v : group.all_gather(me, overflow_vertex))
+    for (unsigned long long v : meet(overflow_vertex))
       first_overflow = std::min(first_overflow, v);
     // Statistics: counts add over the ranks; the time is the slowest rank's.
     struct tally { std::uint64_t vertices, arcs, sent; double ms; };
-    const auto all = group.all_gather(me, tally{st.vertices_relaxed, st.arcs_relaxed, exchanged,
+    const auto all = meet(tally{st.vertices_relaxed, st.arcs_relaxed, exchanged,
                                                 st.milliseconds});
     result<W> out;
     if (me != 0) return out;
@@ -463,6 +542,12 @@ struct rank_solver {
 
 template <class W>
 result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts) {
+  return sssp(a, source, opts, nullptr);
+}
+
+template <class W>
+result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts,
+               distributed_profile* profile) {
   if (a.rows() == 0)
     throw error(error_code::invalid_value, "the graph has no vertices: there is no source");
   if (source >= a.rows())
@@ -506,6 +591,10 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
       [&](std::size_t rank) {
         TROPIC_CUDA_CHECK(cudaSetDevice(a.devices()[rank]));
         detail::rank_solver<W> solver(a, rank, group, opts, buckets, source);
+        if (rank == 0 && profile) {
+          *profile = distributed_profile{};
+          solver.profile = profile;
+        }
         try {
           result<W> r = solver.solve();
           if (rank == 0) out = std::move(r);
@@ -603,6 +692,8 @@ std::vector<W> distributed_od(const csr<W>& g, const std::vector<vertex>& origin
 
 #define TROPIC_INSTANTIATE(W)                                                                 \
   template result<W> sssp<W>(const distributed_matrix<W>&, vertex, const options&);          \
+  template result<W> sssp<W>(const distributed_matrix<W>&, vertex, const options&,            \
+                             distributed_profile*);                                          \
   template multi_result<W> sssp<W>(const distributed_matrix<W>&, const std::vector<vertex>&,  \
                                    const options&);                                          \
   template statistics sssp_into<W>(const distributed_matrix<W>&, const std::vector<vertex>&,  \

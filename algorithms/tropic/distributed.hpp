@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -89,6 +90,27 @@ class distributed_matrix {
 // thread's current device is as it was.
 template <class W>
 result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts = {});
+
+// Where one distributed solve's time went, seen from rank 0's host thread (the first device's):
+// what limits the scaling (tropic_bench_multi_gpu --profile). Its wall time by phase, each
+// ending in a wait for the device, so host time is device time too: relaxing (the direction
+// rule, a pull's frontier gather, the push or pull), exchanging the improved distances with
+// their owners, selecting buckets; the rest is between them. Across the phases: the time blocked
+// in the solver's own waits on rank 0's stream (the operators wait inside the relax phase on
+// their own), at the ranks' host meetings (waiting for the slowest rank), and the device time of
+// rank 0's NCCL transfers (events around them).
+struct distributed_profile {
+  double solve_ms = 0, relax_ms = 0, exchange_ms = 0, select_ms = 0;
+  double wait_ms = 0, meet_ms = 0, nccl_ms = 0;
+  std::uint64_t waits = 0, meetings = 0, transfers = 0;
+  std::uint64_t steps = 0;     // relaxation steps (light and heavy)
+  std::uint64_t pulls = 0;     // of them, pulls of a gathered frontier
+  std::uint64_t gathered = 0;  // frontier entries rank 0 received from its peers for the pulls
+};
+// sssp(a, source, opts) filling *profile (when not null) as it goes.
+template <class W>
+result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts,
+               distributed_profile* profile);
 
 // Many sources over the parts, solved one after another as sssp(a, source) above: rows as
 // sssp(device_matrix, sources) returns them. sssp_into writes them into the caller's memory

@@ -5,7 +5,7 @@
 //
 //   tropic_bench_multi_gpu GRAPH [--devices 0,1,2,3] [--sources K] [--runs R] [--seed S]
 //                          [--only-all] [--no-one-gpu] [--host-generate] [--certify]
-//                          [--certify-host] [--check]
+//                          [--certify-host] [--check] [--profile]
 //
 // For every device set (the first device alone, then the first 2, 4, ... of the list, then the
 // whole list; --only-all: the whole list alone): the matrix is built, then for each source one
@@ -18,7 +18,9 @@
 // graphs too large for the reference; --certify-host: each also by certify_on_host (every part's
 // arcs copied to the host), timed, its text compared; --check: the whole graph generated on the
 // host and the first set's answers certified against it. GTEPS = arcs / median time, as in the
-// bench.
+// bench. --profile: after each source's timed runs, one more solve that says where its time went
+// on rank 0 (tropic::distributed_profile: blocked on the stream, at the ranks' host meetings,
+// enqueuing; NCCL's device time; steps, pulls, entries gathered).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -65,7 +67,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: tropic_bench_multi_gpu GRAPH [--devices 0,1,...] [--sources K] [--runs R] "
                "[--seed S] [--only-all] [--no-one-gpu] [--host-generate] [--certify] "
-               "[--certify-host] [--check]\n"
+               "[--certify-host] [--check] [--profile]\n"
                "  GRAPH: kron:SCALE[:EF] or grid:ROWS:COLS (uniform:N:DEG with --host-generate)\n");
   return 2;
 }
@@ -79,7 +81,7 @@ int main(int argc, char** argv) try {
   std::size_t sources_wanted = 4, runs = 5;
   std::uint64_t seed = 1;
   bool check = false, only_all = false, one_gpu = true, host_generate = false, certify_all = false;
-  bool certify_host = false;
+  bool certify_host = false, profile = false;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -96,6 +98,7 @@ int main(int argc, char** argv) try {
     else if (a == "--host-generate") host_generate = true;
     else if (a == "--certify") certify_all = true;
     else if (a == "--certify-host") certify_all = certify_host = true;
+    else if (a == "--profile") profile = true;
     else return usage();
   }
   if (devices.empty()) {
@@ -176,6 +179,19 @@ int main(int argc, char** argv) try {
           (unsigned long long)r.stats.buckets, (unsigned long long)r.stats.iterations,
           (unsigned long long)r.stats.arcs_relaxed,
           same ? "" : "  ANSWER DIFFERS FROM THE FIRST DEVICE SET'S");
+      if (profile) {
+        distributed_profile p;
+        sssp(a, s, {}, &p);
+        std::printf(
+            "    profile: %.3f ms = relax %.3f + exchange %.3f + select %.3f + between %.3f; "
+            "across them: own waits %.3f (%llu), host meetings %.3f (%llu), NCCL on the stream "
+            "%.3f (%llu transfers); %llu steps, %llu pulls, %llu entries gathered\n",
+            p.solve_ms, p.relax_ms, p.exchange_ms, p.select_ms,
+            p.solve_ms - p.relax_ms - p.exchange_ms - p.select_ms, p.wait_ms,
+            (unsigned long long)p.waits, p.meet_ms, (unsigned long long)p.meetings, p.nccl_ms,
+            (unsigned long long)p.transfers, (unsigned long long)p.steps,
+            (unsigned long long)p.pulls, (unsigned long long)p.gathered);
+      }
     }
   }
   // --certify-host: the same answer certified by the host path too, timed, its text compared.

@@ -217,6 +217,36 @@ TEST_SUITE("distributed") {
     CHECK(sssp_od(g, sources, destinations, o) == sssp_od(g, sources, destinations, plain));
   }
 
+  TEST_CASE("a profiled solve: the same answer, and an account that adds up") {
+    TROPIC_REQUIRE_GPU();
+    const csr<std::uint32_t> g = generate<std::uint32_t>("kron:11:8", 3);
+    const std::vector<int> devices = multi_gpu_available() ? all_devices() : std::vector<int>{0};
+    const distributed_matrix<std::uint32_t> a(g, devices);
+    const vertex s = testing::test_graph_cases(1, 3).front().source(g.n);
+    distributed_profile p;
+    p.steps = 99;  // the solve starts the account afresh
+    const result<std::uint32_t> r = sssp(a, s, {}, &p);
+    CHECK(r.distances == sssp(a, s, {}).distances);
+    CHECK(p.solve_ms > 0);
+    CHECK(p.solve_ms <= r.stats.milliseconds);  // rank 0's; the statistics take the slowest rank's
+    CHECK(p.wait_ms + p.meet_ms <= p.solve_ms);
+    CHECK(p.relax_ms > 0);
+    CHECK(p.select_ms > 0);
+    CHECK(p.relax_ms + p.exchange_ms + p.select_ms <= p.solve_ms);
+    CHECK(p.waits > 0);
+    CHECK(p.meetings > 0);
+    CHECK(p.steps >= r.stats.iterations);
+    CHECK(p.steps < r.stats.iterations + 2 * r.stats.buckets + 2);
+    CHECK(p.pulls <= p.steps);
+    if (a.parts() == 1) {
+      CHECK(p.transfers == 0);
+      CHECK(p.gathered == 0);
+    } else {
+      CHECK(p.transfers > 0);
+      CHECK(p.nccl_ms > 0);
+    }
+  }
+
   TEST_CASE("parts generated on their devices: the generated graph's answers, certified") {
     TROPIC_REQUIRE_GPU();
     for (const char* spec : {"kron:12:16", "grid:60:70"}) {
