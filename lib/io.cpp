@@ -1,8 +1,10 @@
 // Graph file readers and writers.
 //
-// Every reader loads the whole file (decompressed when it starts with the gzip magic 1f 8b)
-// into one buffer in large chunks, detects the format from the content, and parses the buffer
-// with a hand-written tokenizer and std::from_chars: no iostreams on the hot path. Errors are
+// read_graph and read_arcs load the whole file (decompressed when it starts with the gzip magic
+// 1f 8b) into one buffer in large chunks, detect the format from the content, and parse the
+// buffer with a hand-written tokenizer and std::from_chars: no iostreams on the hot path. A row
+// block (read_graph_rows, io_rows.cpp) streams the file instead, through the same line parsers
+// (parse_text_rows) and the same binary checks; io_shared.hpp is what the two share. Errors are
 // thrown as "<path>:<line>: <what>" for text formats and "<path>: arc <k>: <what>" for binary
 // ones, always quoting the offending value.
 //
