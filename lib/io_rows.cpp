@@ -193,8 +193,9 @@ class text_chunks final : public line_chunks {
       : in_(in), path_(path), chunk_(chunk) {}
 
   // Reads the first bytes, more while they cannot tell the format (nothing but whitespace yet).
+  // Only a prefix: a binary file is read again where its block lies.
   graph_format detect() {
-    read_more(std::max(chunk_, prefix_bytes));
+    read_more(prefix_bytes);
     graph_format f{};
     while (!detect_format(buf_.data(), len_, eof_, path_, in_.was_gzip(), f)) {
       read_more(std::max(buf_.capacity(), chunk_));

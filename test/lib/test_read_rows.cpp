@@ -187,7 +187,7 @@ struct chunk_bytes {
   chunk_bytes& operator=(const chunk_bytes&) = delete;
 };
 
-// The first block read's input trace: the input first detected in at least 64 KiB.
+// Every read starts with the 64 KiB that tell the format.
 constexpr std::size_t first_read = 64 << 10;
 
 template <class F>

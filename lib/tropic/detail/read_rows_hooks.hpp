@@ -6,8 +6,8 @@
 
 namespace tropic::detail {
 
-// The bytes read_graph_rows reads its input in at a time: a text body in chunks of whole lines
-// (the first at least 64 KiB, enough to tell the format), a binary file's arrays in pieces.
+// The bytes read_graph_rows reads its input in at a time, after a first 64 KiB that tells the
+// format: a text body in chunks of whole lines, a binary file's arrays in pieces.
 // Process-wide; 0 restores the default of 4 MiB. Tests shrink it so that small files are many
 // chunks long.
 void set_read_rows_chunk_bytes(std::size_t bytes) noexcept;
