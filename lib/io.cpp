@@ -1375,8 +1375,7 @@ void load_weights(const std::string& path, const char* data, std::size_t count,
   for (std::size_t k = 0; k < count; ++k) {
     const S x = load_le<S>(data + k * sizeof(S));
     if (!store_weight<W>(x, o.allow_negative, out[k], why)) {
-      fail(error_code::invalid_value, path,
-           name(k) + ": weight " + weight_string(x) + " " + why);
+      fail(error_code::invalid_value, path, name(k) + ": weight " + weight_string(x) + " " + why);
     }
   }
 }
@@ -1453,12 +1452,13 @@ binary_layout parse_binary_header(graph_format f, const char* d, const std::stri
              ", edge data size " + std::to_string(l.esize);
   } else {
     l.tag = load_le<std::uint32_t>(d + 8);
-    if (l.tag > 5) fail(error_code::parse, path, "unknown weight type tag " + std::to_string(l.tag));
+    if (l.tag > 5)
+      fail(error_code::parse, path, "unknown weight type tag " + std::to_string(l.tag));
     check_sizes(path, n, m);
     l.esize = tag_size(l.tag);
     l.col_at = l.off_at + 8 * (n + 1);
-    l.what = "a tropic cache header with n = " + std::to_string(n) +
-             ", m = " + std::to_string(m) + ", weights " + tag_name(l.tag);
+    l.what = "a tropic cache header with n = " + std::to_string(n) + ", m = " + std::to_string(m) +
+             ", weights " + tag_name(l.tag);
   }
   l.w_at = l.col_at + 4 * m + (m % 2 ? 4 : 0);
   l.need = l.w_at + l.esize * m;
@@ -2083,20 +2083,20 @@ void write_binary_cache(const csr<W>& g, const std::string& path) {
   out.close();
 }
 
-#define TROPIC_INSTANTIATE_IO(W)                                                                \
-  template arc_list<W> read_arcs<W>(const std::string&, const read_options&, graph_file_info*); \
-  template csr<W> read_graph<W>(const std::string&, const read_options&, graph_file_info*);     \
-  template arc_list<W> read_arcs<W>(const graph_input&, const read_options&, graph_file_info*); \
-  template csr<W> read_graph<W>(const graph_input&, const read_options&, graph_file_info*);     \
-  template csr<W> read_graph<W>(graph_input&&, const read_options&, graph_file_info*);          \
-  template arc_list<W> io_detail::parse_text_rows<W>(graph_format, const char*, const char*,     \
+#define TROPIC_INSTANTIATE_IO(W)                                                                  \
+  template arc_list<W> read_arcs<W>(const std::string&, const read_options&, graph_file_info*);   \
+  template csr<W> read_graph<W>(const std::string&, const read_options&, graph_file_info*);       \
+  template arc_list<W> read_arcs<W>(const graph_input&, const read_options&, graph_file_info*);   \
+  template csr<W> read_graph<W>(const graph_input&, const read_options&, graph_file_info*);       \
+  template csr<W> read_graph<W>(graph_input&&, const read_options&, graph_file_info*);            \
+  template arc_list<W> io_detail::parse_text_rows<W>(graph_format, const char*, const char*,      \
                                                      line_chunks&, const std::string&, row_range, \
                                                      const read_options&, graph_file_info&);      \
   template void io_detail::load_weights_tagged<W>(const std::string&, std::uint32_t, const char*, \
                                                   std::size_t, const read_options&, W*,           \
                                                   const arc_namer&);                              \
-  template void write_matrix_market<W>(const csr<W>&, const std::string&);                      \
-  template void write_galois<W>(const csr<W>&, const std::string&);                             \
+  template void write_matrix_market<W>(const csr<W>&, const std::string&);                        \
+  template void write_galois<W>(const csr<W>&, const std::string&);                               \
   template void write_binary_cache<W>(const csr<W>&, const std::string&);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE_IO)
 #undef TROPIC_INSTANTIATE_IO

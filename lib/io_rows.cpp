@@ -210,7 +210,6 @@ class text_chunks final : public line_chunks {
   }
   const char* data() { return buf_.data(); }
   std::size_t size() const { return len_; }
-  bool at_end() const { return eof_; }
   // The bytes read so far, handed over (the binary reader's first bytes).
   input_buffer& buffer() { return buf_; }
 
@@ -295,6 +294,11 @@ class binary_input {
   // As much of [at, at + n) as the file has.
   std::size_t read(std::uint64_t at, char* out, std::size_t n) {
     if (seekable()) return in_.pread_full(at, out, n);
+    if (at < pos_) {  // read_binary_rows orders its reads; this says if a change breaks that
+      fail(error_code::invalid_value, path_,
+           "read_graph_rows: a read at byte " + std::to_string(at) + " of a stream already past " +
+               std::to_string(pos_) + " (a bug)");
+    }
     while (pos_ < at) {
       scratch_.grow(chunk_);
       const std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(at - pos_, chunk_));
@@ -364,7 +368,10 @@ class array_reader {
  public:
   array_reader(binary_input& in, std::uint64_t base, std::uint64_t count, std::size_t size,
                std::size_t chunk)
-      : in_(in), base_(base), count_(count), size_(size),
+      : in_(in),
+        base_(base),
+        count_(count),
+        size_(size),
         per_(std::max<std::size_t>(1, chunk / size)) {}
   const char* at(std::uint64_t i) {
     if (i < first_ || i >= first_ + have_) fill(i);
@@ -450,7 +457,8 @@ csr_rows<W> read_binary_rows(graph_format f, binary_input& in, const std::string
     return in.seekable() ? offsets.u64(i) : held[i];
   };
   if (!galois && lo == 0) zero = off(0);
-  if (zero != 0) fail(error_code::parse, path, "row_offsets[0] is " + std::to_string(zero) + ", not 0");
+  if (zero != 0)
+    fail(error_code::parse, path, "row_offsets[0] is " + std::to_string(zero) + ", not 0");
   // The last row's end, checked once the walked rows are.
   arc_index last = 0;
   if (hi < n) {
@@ -541,12 +549,11 @@ csr_rows<W> read_binary_rows(graph_format f, binary_input& in, const std::string
   }
   arcs.weight.resize(index.size());
   if (stored || o.unit_weights) {
-    load_weights_tagged(path, l.tag, raw.data(), index.size(), o, arcs.weight.data(),
-                        [&](std::size_t i) {
-                          return "arc " + std::to_string(index[i]) + " (" +
-                                 std::to_string(arcs.src[i]) + " -> " +
-                                 std::to_string(arcs.dst[i]) + ")";
-                        });
+    load_weights_tagged(
+        path, l.tag, raw.data(), index.size(), o, arcs.weight.data(), [&](std::size_t i) {
+          return "arc " + std::to_string(index[i]) + " (" + std::to_string(arcs.src[i]) + " -> " +
+                 std::to_string(arcs.dst[i]) + ")";
+        });
   } else {
     for (std::size_t i = 0; i < index.size(); ++i)
       arcs.weight[i] = unweighted_weight<W>(arcs.src[i], arcs.dst[i], o);
@@ -622,8 +629,8 @@ csr_rows<W> read_graph_rows(const std::string& path, row_range rows, const read_
       return out;
     }
     text.start(f);
-    arcs = parse_text_rows<W>(f, text.data(), text.data() + text.size(), text, name, rows, opts,
-                              inf);
+    arcs =
+        parse_text_rows<W>(f, text.data(), text.data() + text.size(), text, name, rows, opts, inf);
     progress.done();
   }  // the input's chunk is freed before the block is built
   check_row_range(rows, arcs.n, who.c_str());  // n is known only now

@@ -49,8 +49,8 @@ inline std::string block_over_limit(row_range rows, std::uint64_t max_arcs, std:
                                     const read_options& o) {
   return "rows [" + std::to_string(rows.begin) + ", " + std::to_string(rows.end) +
          ") hold more than " + std::to_string(max_arcs) +
-         " arcs; building them needs more than the limit of " + std::to_string(limit) +
-         " bytes (" + limit_hint(o) + ")";
+         " arcs; building them needs more than the limit of " + std::to_string(limit) + " bytes (" +
+         limit_hint(o) + ")";
 }
 
 // Prints "\rtropic: <phase> <path>: 42% of 123.4 MB" to stderr, at most four times a second, and

@@ -178,7 +178,6 @@ std::vector<read_options> rule_variants() {
   return out;
 }
 
-
 // read_graph_rows reads its input `bytes` at a time for one scope (the default again after).
 struct chunk_bytes {
   explicit chunk_bytes(std::size_t bytes) { tropic::detail::set_read_rows_chunk_bytes(bytes); }
@@ -359,9 +358,9 @@ TEST_SUITE("read_graph_rows") {
             const csr<std::uint32_t> want = read_graph<std::uint32_t>(path, o);
             for (std::size_t parts : {1, 3, 8}) {
               check_equal(glue<std::uint32_t>(want.n, partition_vertices(want.n, parts),
-                                               [&](row_range r) {
-                                                 return read_graph_rows<std::uint32_t>(path, r, o);
-                                               }),
+                                              [&](row_range r) {
+                                                return read_graph_rows<std::uint32_t>(path, r, o);
+                                              }),
                           want);
               // The last block's read: the whole body once, through one buffer of the first
               // read's size, in chunks whose ends mostly cut a line (lines of ~15 bytes).
@@ -436,7 +435,8 @@ TEST_SUITE("read_graph_rows") {
         {"range.mtx", replace(mtx, 19990, "5 401 3"), 19990,
          "column index '401' is out of range 1..400"},
         {"w.gr", replace(gr, 15000, "a 1 2 1x"), 15000, "invalid weight '1x'"},
-        {"four.txt", replace(snap, 17000, "1 2 3 4"), 17000, "expected 'u v' or 'u v w', got 4 columns"},
+        {"four.txt", replace(snap, 17000, "1 2 3 4"), 17000,
+         "expected 'u v' or 'u v w', got 4 columns"},
         {"two.txt", replace(snap, lines_of(snap), "1\t2"), lines_of(snap),
          "line has 2 columns, earlier lines have 3"},
     };
@@ -479,13 +479,14 @@ TEST_SUITE("read_graph_rows") {
     const std::string path = t.file("utf8.mtx", utf8);
     chunk_bytes c(997);
     const csr<std::uint32_t> want = read_graph<std::uint32_t>(path);
-    check_equal(glue<std::uint32_t>(
-                    want.n, partition_vertices(want.n, 2),
-                    [&](row_range r) { return read_graph_rows<std::uint32_t>(path, r); }),
-                want);
+    check_equal(
+        glue<std::uint32_t>(want.n, partition_vertices(want.n, 2),
+                            [&](row_range r) { return read_graph_rows<std::uint32_t>(path, r); }),
+        want);
   }
 
-  TEST_CASE("binary files: plain ones by offset, gzip and FIFOs in one pass, blocks as read_graph") {
+  TEST_CASE(
+      "binary files: plain ones by offset, gzip and FIFOs in one pass, blocks as read_graph") {
     rows_temp_dir t;
     const random_arcs a = make_arcs(14, 3000, 40001);  // m odd: the columns' padding
     arc_list<double> ad;
@@ -507,12 +508,9 @@ TEST_SUITE("read_graph_rows") {
     };
     // Stored as the input came (unsorted rows, self-loops, parallel arcs): build_csr_rows' rules.
     const std::vector<std::pair<std::string, std::string>> files = {
-        {"d.tgr", slurp(cache)},
-        {"d.gr", slurp(trailer)},
-        {"u.gr", slurp(u32)},
-        {"raw.tgr", raw_image(a, false)},
-        {"raw.gr", raw_image(a, true)},
-        {"raw0.gr", raw_image(a, true, 0)}};
+        {"d.tgr", slurp(cache)},        {"d.gr", slurp(trailer)},
+        {"u.gr", slurp(u32)},           {"raw.tgr", raw_image(a, false)},
+        {"raw.gr", raw_image(a, true)}, {"raw0.gr", raw_image(a, true, 0)}};
     std::vector<read_options> variants(3);
     variants[1].build.symmetrize = true;
     variants[2].build.drop_self_loops = true;
@@ -527,9 +525,10 @@ TEST_SUITE("read_graph_rows") {
           CAPTURE(o.build.symmetrize);
           const csr<double> want = read_graph<double>(path, o);
           for (std::size_t parts : {1, 4, 9}) {
-            check_equal(glue<double>(want.n, partition_vertices(want.n, parts),
-                                     [&](row_range r) { return read_graph_rows<double>(path, r, o); }),
-                        want);
+            check_equal(
+                glue<double>(want.n, partition_vertices(want.n, parts),
+                             [&](row_range r) { return read_graph_rows<double>(path, r, o); }),
+                want);
           }
           // The last block, a ninth of the rows: a plain file gives its slices and the header,
           // a stream passes through whole; either way in pieces of a chunk.
@@ -633,8 +632,9 @@ TEST_SUITE("read_graph_rows") {
         for (std::size_t chunk : {std::size_t{0}, std::size_t{64}}) {
           chunk_bytes cb(chunk);
           CAPTURE(chunk);
-          CHECK(error_of([&] { read_graph_rows<double>(path, {0, static_cast<vertex>(n)}); }) ==
-                want);
+          CHECK(error_of([&] {
+                  read_graph_rows<double>(path, {0, static_cast<vertex>(n)});
+                }) == want);
         }
       }
     }
@@ -642,12 +642,14 @@ TEST_SUITE("read_graph_rows") {
     const std::string d = t.file("d.tgr", c);
     const std::string want = error_of([&] { read_graph<std::uint32_t>(d); });
     CHECK(want.find("is not an integer") != std::string::npos);
-    CHECK(error_of([&] { read_graph_rows<std::uint32_t>(d, {0, static_cast<vertex>(n)}); }) ==
-          want);
+    CHECK(error_of([&] {
+            read_graph_rows<std::uint32_t>(d, {0, static_cast<vertex>(n)});
+          }) == want);
     // And a range past n, known from the header.
-    CHECK(error_of([&] { read_graph_rows<double>(d, {2, static_cast<vertex>(n + 1)}); }) ==
-          "read_graph_rows: " + d + ": row range [2, " + std::to_string(n + 1) +
-              ") ends past the graph's " + std::to_string(n) + " rows");
+    CHECK(error_of([&] {
+            read_graph_rows<double>(d, {2, static_cast<vertex>(n + 1)});
+          }) == "read_graph_rows: " + d + ": row range [2, " + std::to_string(n + 1) +
+                    ") ends past the graph's " + std::to_string(n) + " rows");
   }
 
   TEST_CASE("a block's arcs stop at read_options.memory_limit, text and binary, naming the rows") {
@@ -655,7 +657,8 @@ TEST_SUITE("read_graph_rows") {
     const random_arcs a = make_arcs(16, 100, 5000);
     read_options o;
     o.memory_limit = 40000;  // the header's 100 vertices fit; 5000 arcs do not, 500 do
-    for (const std::string& path : {t.file("g.gr", as_dimacs(a)), t.file("g.tgr", raw_image(a, false))}) {
+    for (const std::string& path :
+         {t.file("g.gr", as_dimacs(a)), t.file("g.tgr", raw_image(a, false))}) {
       CAPTURE(path);
       error_code code{};
       try {
