@@ -1,8 +1,10 @@
 // Graph file readers and writers.
 //
-// Every reader loads the whole file (decompressed when it starts with the gzip magic 1f 8b)
-// into one buffer in large chunks, detects the format from the content, and parses the buffer
-// with a hand-written tokenizer and std::from_chars: no iostreams on the hot path. Errors are
+// read_graph and read_arcs load the whole file (decompressed when it starts with the gzip magic
+// 1f 8b) into one buffer in large chunks, detect the format from the content, and parse the
+// buffer with a hand-written tokenizer and std::from_chars: no iostreams on the hot path. A row
+// block (read_graph_rows, io_rows.cpp) streams the file instead, through the same line parsers
+// (parse_text_rows) and the same binary checks; io_shared.hpp is what the two share. Errors are
 // thrown as "<path>:<line>: <what>" for text formats and "<path>: arc <k>: <what>" for binary
 // ones, always quoting the offending value.
 //
@@ -47,9 +49,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "io_shared.hpp"
 #include "tropic/error.hpp"
 
 namespace tropic {
+
+// The helpers io_rows.cpp shares (io_shared.hpp) are used here unqualified.
+using namespace io_detail;
 
 const char* format_name(graph_format f) noexcept {
   switch (f) {
@@ -89,13 +95,6 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-bool is_binary_format(graph_format f) {
-  return f == graph_format::galois_binary || f == graph_format::tropic_binary;
-}
-
-constexpr char galois_trailer_magic[8] = {'T', 'R', 'O', 'P', 'I', 'C', 'W', 'T'};
-constexpr char cache_magic[8] = {'T', 'R', 'O', 'P', 'I', 'C', 'G', '1'};
-
 template <class W>
 constexpr std::uint32_t type_tag() {
   if constexpr (std::is_same_v<W, std::uint32_t>) return 0;
@@ -104,15 +103,6 @@ constexpr std::uint32_t type_tag() {
   if constexpr (std::is_same_v<W, std::int64_t>) return 3;
   if constexpr (std::is_same_v<W, float>) return 4;
   if constexpr (std::is_same_v<W, double>) return 5;
-}
-
-const char* tag_name(std::uint32_t tag) {
-  static const char* const names[] = {"uint32", "int32", "uint64", "int64", "float", "double"};
-  return tag < 6 ? names[tag] : "unknown";
-}
-
-std::size_t tag_size(std::uint32_t tag) {
-  return tag == 0 || tag == 1 || tag == 4 ? 4 : 8;
 }
 
 // A token as it may appear in an error message: printable, at most 40 characters, quoted.
@@ -132,60 +122,6 @@ std::string quote(std::string_view t) {
   if (t.size() > limit) s += "...";
   return s + "'";
 }
-
-template <class T>
-T load_le(const char* p) {
-  T x;
-  std::memcpy(&x, p, sizeof x);
-  return x;
-}
-
-// Prints "\rtropic: <phase> <path>: 42% of 123.4 MB" to stderr, at most four times a second, and
-// only once the read has taken more than a second: short reads stay silent.
-class progress_meter {
- public:
-  progress_meter(bool enabled, const std::string& path)
-      : enabled_(enabled), path_(path), start_(clock::now()), last_(start_) {}
-  progress_meter(const progress_meter&) = delete;
-  progress_meter& operator=(const progress_meter&) = delete;
-  ~progress_meter() {
-    if (printed_) std::fputc('\n', stderr);
-  }
-
-  void phase(const char* what, std::uint64_t total) {
-    what_ = what;
-    total_ = total;
-  }
-  // The read succeeded: a progress line already on screen ends at 100%.
-  void done() {
-    if (printed_) {
-      std::fprintf(stderr, "\rtropic: %s %s: 100%% of %.1f MB   ", what_, path_.c_str(),
-                   static_cast<double>(total_) / 1e6);
-    }
-  }
-  void update(std::uint64_t done) {
-    if (!enabled_) return;
-    const auto now = clock::now();
-    if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(250)) {
-      return;
-    }
-    last_ = now;
-    const double pct = total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 0;
-    std::fprintf(stderr, "\rtropic: %s %s: %3.0f%% of %.1f MB   ", what_, path_.c_str(), pct,
-                 static_cast<double>(total_) / 1e6);
-    std::fflush(stderr);
-    printed_ = true;
-  }
-
- private:
-  using clock = std::chrono::steady_clock;
-  bool enabled_;
-  std::string path_;
-  const char* what_ = "reading";
-  std::uint64_t total_ = 0;
-  clock::time_point start_, last_;
-  bool printed_ = false;
-};
 
 // The whole file in memory. malloc/realloc rather than std::vector: no zero-filling of
 // gigabytes we are about to overwrite, and realloc can grow large blocks without copying.
@@ -220,10 +156,6 @@ class byte_buffer {
   char* data_ = nullptr;
   std::size_t size_ = 0, cap_ = 0;
 };
-
-[[noreturn]] void fail(error_code code, const std::string& path, const std::string& what) {
-  throw error(code, path + ": " + what);
-}
 
 // The loaded input as the parsers see it.
 struct bytes {
@@ -264,6 +196,10 @@ std::uint64_t available_memory() {
   return std::numeric_limits<std::uint64_t>::max();
 }
 
+}  // namespace
+
+namespace io_detail {
+
 std::uint64_t memory_limit(const read_options& o) {
   return o.memory_limit ? o.memory_limit : available_memory();
 }
@@ -274,50 +210,74 @@ std::string limit_hint(const read_options& o) {
                           "--memory-limit sets another";
 }
 
-// Where the bytes come from: a file descriptor (file, pipe, FIFO, stdin) or memory. Only read,
-// never seek: a pipe can be read once, so the format is detected from what was read.
-class byte_source {
- public:
-  explicit byte_source(int fd) : fd_(fd) {}
-  byte_source(const char* data, std::size_t size) : mem_(data), mem_left_(size) {}
-  // Up to n bytes into `into`; 0 at the end. Throws on a read error.
-  std::size_t read(char* into, std::size_t n, const std::string& path) {
-    if (fd_ < 0) {
-      const std::size_t k = std::min(n, mem_left_);
-      if (k) std::memcpy(into, mem_, k);
-      mem_ += k;
-      mem_left_ -= k;
-      return k;
-    }
-    for (;;) {
-      const ssize_t got = ::read(fd_, into, n);
-      if (got >= 0) return static_cast<std::size_t>(got);
-      if (errno == EINTR) continue;
-      fail(error_code::io, path, std::string("read error: ") + std::strerror(errno));
-    }
-  }
-  // Fills as much of [into, into + n) as the source has.
-  std::size_t read_full(char* into, std::size_t n, const std::string& path) {
-    std::size_t done = 0;
-    while (done < n) {
-      const std::size_t got = read(into + done, n - done, path);
-      if (got == 0) break;
-      done += got;
-    }
-    return done;
-  }
+gzip_stream::gzip_stream(byte_source& src, const char* head, std::size_t have,
+                         const std::string& path, std::uint64_t compressed_hint)
+    : src_(src), path_(path) {
+  if (inflateInit2(&z_, 15 + 16) != Z_OK) fail(error_code::out_of_memory, path, "inflateInit2");
+  // 1 MiB reads, or less for a small input (in memory or a small file: no zero-filled megabyte
+  // per tiny read).
+  in_.resize(static_cast<std::size_t>(std::max<std::uint64_t>(
+      have, compressed_hint ? std::min<std::uint64_t>(compressed_hint, 1 << 20) : 1 << 20)));
+  if (have) std::memcpy(in_.data(), head, have);
+  z_.next_in = in_.data();
+  z_.avail_in = static_cast<uInt>(have);
+}
 
- private:
-  int fd_ = -1;
-  const char* mem_ = nullptr;
-  std::size_t mem_left_ = 0;
-};
+gzip_stream::~gzip_stream() {
+  inflateEnd(&z_);
+}
+
+std::size_t gzip_stream::read(char* out, std::size_t n) {
+  if (done_ || n == 0) return 0;
+  for (;;) {
+    if (z_.avail_in == 0 && !in_eof_) {
+      const std::size_t got = src_.read(reinterpret_cast<char*>(in_.data()), in_.size(), path_);
+      in_eof_ = got == 0;
+      z_.next_in = in_.data();
+      z_.avail_in = static_cast<uInt>(got);
+    }
+    if (z_.avail_in == 0 && in_eof_) return finish();
+    if (!in_member_) {
+      // Bytes after a complete member: another member (concatenated gzip), or padding.
+      if (z_.next_in[0] != 0x1f) return finish();
+      if (inflateReset(&z_) != Z_OK) fail(error_code::parse, path_, "gzip stream is corrupt");
+      in_member_ = true;
+    }
+    z_.next_out = reinterpret_cast<unsigned char*>(out);
+    z_.avail_out = static_cast<uInt>(std::min<std::size_t>(n, 1u << 30));
+    const uInt before_in = z_.avail_in;
+    const uInt before_out = z_.avail_out;
+    const int r = inflate(&z_, Z_NO_FLUSH);
+    consumed_ += before_in - z_.avail_in;
+    const std::size_t produced = before_out - z_.avail_out;
+    if (r == Z_STREAM_END) {
+      in_member_ = false;
+    } else if (r == Z_BUF_ERROR && before_in == z_.avail_in && before_out == z_.avail_out) {
+      if (in_eof_ && z_.avail_in == 0) return finish();  // needs input that will not come
+    } else if (r != Z_OK) {
+      fail(error_code::parse, path_,
+           std::string("gzip stream is corrupt: ") + (z_.msg ? z_.msg : "inflate failed"));
+    }
+    if (produced) return produced;
+  }
+}
+
+std::size_t gzip_stream::finish() {
+  done_ = true;
+  if (in_member_) {
+    fail(error_code::parse, path_, "gzip stream is truncated (unexpected end of file)");
+  }
+  return 0;
+}
+
+}  // namespace io_detail
+
+namespace {
 
 // Called with the first bytes of the (decompressed) input as soon as there are enough to tell
 // the format, so garbage such as /dev/zero or /dev/urandom fails at once, not at the limit.
 using prefix_check = void (*)(const char* data, std::size_t size, bool complete,
                               const std::string& path, bool was_gzip);
-constexpr std::size_t prefix_bytes = 64 << 10;
 
 [[noreturn]] void over_limit(const std::string& path, std::uint64_t limit, bool gzip,
                              const read_options& o) {
@@ -326,75 +286,32 @@ constexpr std::size_t prefix_bytes = 64 << 10;
            " bytes, the read limit (" + limit_hint(o) + ")");
 }
 
-// Inflates a gzip stream (every member of a multi-member file) from `src`, whose first `have`
-// bytes are already in `head`. The trailer's size field is not trusted (it is the size mod 2^32,
-// and anyone can write it): the buffer grows with what actually comes out, up to `limit`.
+// Inflates `src` (io_shared.hpp's gzip_stream) into `buf`, which grows with what actually comes
+// out, up to `limit`.
 void load_gzip(byte_source& src, const char* head, std::size_t have, const std::string& path,
                std::uint64_t compressed_hint, std::uint64_t limit, const read_options& o,
                byte_buffer& buf, progress_meter& progress, prefix_check check) {
-  z_stream z{};
-  if (inflateInit2(&z, 15 + 16) != Z_OK) fail(error_code::out_of_memory, path, "inflateInit2");
-  struct closer {
-    z_stream* z;
-    ~closer() { inflateEnd(z); }
-  } close_z{&z};
-  // 1 MiB reads, or less for a small input (in memory or a small file: no zero-filled megabyte
-  // per tiny read).
-  std::vector<unsigned char> in(static_cast<std::size_t>(std::max<std::uint64_t>(
-      have, compressed_hint ? std::min<std::uint64_t>(compressed_hint, 1 << 20) : 1 << 20)));
-  std::memcpy(in.data(), head, have);
-  std::size_t in_size = have;
-  bool in_eof = false;
-  std::uint64_t consumed = 0;
+  gzip_stream gz(src, head, have, path, compressed_hint);
   progress.phase("decompressing", compressed_hint);
   std::size_t size = 0;
-  bool checked = false, in_member = true;
+  bool checked = false;
   buf.reserve(std::min<std::uint64_t>(std::max<std::uint64_t>(have * 4, 1 << 16), limit + 1));
-  z.next_in = in.data();
-  z.avail_in = static_cast<uInt>(in_size);
   for (;;) {
-    if (z.avail_in == 0 && !in_eof) {
-      in_size = src.read(reinterpret_cast<char*>(in.data()), in.size(), path);
-      in_eof = in_size == 0;
-      z.next_in = in.data();
-      z.avail_in = static_cast<uInt>(in_size);
-    }
-    if (z.avail_in == 0 && in_eof) break;
-    if (!in_member) {
-      // Bytes after a complete member: another member (concatenated gzip), as gzip(1) reads;
-      // anything else is trailing padding, ignored as zlib's gzread and gzip(1) do.
-      if (z.next_in[0] != 0x1f) break;
-      if (inflateReset(&z) != Z_OK) fail(error_code::parse, path, "gzip stream is corrupt");
-      in_member = true;
-    }
     if (size == buf.capacity()) {
       if (size > limit) over_limit(path, limit, true, o);
       const std::uint64_t want = std::max<std::uint64_t>(size + size / 2, size + (1 << 16));
       buf.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(want, limit + 1)));
     }
-    z.next_out = reinterpret_cast<unsigned char*>(buf.data() + size);
-    z.avail_out = static_cast<uInt>(std::min<std::size_t>(buf.capacity() - size, 1u << 30));
-    const uInt before_in = z.avail_in;
-    const uInt before_out = z.avail_out;
-    const int r = inflate(&z, Z_NO_FLUSH);
-    consumed += before_in - z.avail_in;
-    size += before_out - z.avail_out;
-    if (r == Z_STREAM_END) {
-      in_member = false;
-    } else if (r == Z_BUF_ERROR && before_in == z.avail_in && before_out == z.avail_out) {
-      if (in_eof && z.avail_in == 0) break;  // needs input that will not come: truncated
-    } else if (r != Z_OK) {
-      fail(error_code::parse, path,
-           std::string("gzip stream is corrupt: ") + (z.msg ? z.msg : "inflate failed"));
-    }
+    const std::size_t got = gz.read(buf.data() + size, buf.capacity() - size);
+    if (got == 0) break;
+    size += got;
     if (size > limit) over_limit(path, limit, true, o);
-    progress.update(consumed);
+    progress.update(gz.consumed());
     if (!checked && check && size >= prefix_bytes) {
       check(buf.data(), size, false, path, true);
       checked = true;
     }
   }
-  if (in_member) fail(error_code::parse, path, "gzip stream is truncated (unexpected end of file)");
   buf.set_size(size);
 }
 
@@ -604,6 +521,10 @@ class text_input {
         progress_(progress),
         progress_base_(progress_base),
         progress_scale_(progress_scale) {}
+  // A body streamed in chunks of lines (read_graph_rows): [from, to) first, then what `more`
+  // brings. Lines are valid until the next one is read.
+  text_input(const char* from, const char* to, const std::string& path, line_chunks& more)
+      : begin_(from), p_(from), end_(to), path_(path), progress_(nullptr), more_(&more) {}
   const char* position() const { return p_; }
   // Back to the start of the line just read (which must be the last one read).
   void rewind(const char* line_start) {
@@ -614,9 +535,14 @@ class text_input {
 
   // The next line without its terminator; false at the end of the input.
   bool next_line(tokenizer& line) {
-    if (p_ >= end_) return false;
     const char* nl =
-        static_cast<const char*>(std::memchr(p_, '\n', static_cast<std::size_t>(end_ - p_)));
+        p_ < end_
+            ? static_cast<const char*>(std::memchr(p_, '\n', static_cast<std::size_t>(end_ - p_)))
+            : nullptr;
+    if (!nl) {
+      if (more_) nl = refill();
+      if (p_ >= end_) return false;
+    }
     const char* le = nl ? nl : end_;
     line = {p_, le};
     p_ = nl ? nl + 1 : end_;
@@ -777,6 +703,15 @@ class text_input {
   }
 
  private:
+  // Streaming: [p_, end_) holds no line end; more bytes until one comes or the input ends.
+  const char* refill() {
+    while (more_->refill(p_, end_, line_)) {
+      if (const void* nl = std::memchr(p_, '\n', static_cast<std::size_t>(end_ - p_)))
+        return static_cast<const char*>(nl);
+    }
+    return nullptr;
+  }
+
   const char* begin_;
   const char* p_;
   const char* end_;
@@ -784,6 +719,7 @@ class text_input {
   progress_meter* progress_;
   std::uint64_t progress_base_ = 0, progress_scale_ = 1;
   std::uint64_t line_ = 0;
+  line_chunks* more_ = nullptr;
 };
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -794,11 +730,6 @@ bool iequals(std::string_view a, std::string_view b) {
     if (x != y) return false;
   }
   return true;
-}
-
-template <class W>
-W unweighted_weight(vertex u, vertex v, const read_options& o) {
-  return o.unit_weights ? W(1) : static_cast<W>(edge_weight(u, v, o.weight_seed));
 }
 
 // Enough capacity for `announced` arcs, but never more than the bytes left could hold: a
@@ -828,6 +759,8 @@ struct row_filter {
   bool all = true;
   bool either = false;
   vertex begin = 0, size = 0;
+  // The arcs the block may keep within read_options.memory_limit (`limit` bytes).
+  std::uint64_t max_arcs = std::numeric_limits<std::uint64_t>::max(), limit = 0;
   bool keeps(vertex u, vertex v) const noexcept {
     return all || u - begin < size || (either && v - begin < size);  // unsigned: u < begin wraps
   }
@@ -850,13 +783,18 @@ constexpr std::size_t parallel_body_bytes = std::size_t{8} << 20;
 
 template <class W, class Handler>
 void run_body(text_input& in, const Handler& handle, body_part<W>& part, std::uint64_t announced,
-              const char* what, const char* where) {
+              const char* what, const char* where, const read_options& o) {
   tokenizer tk{nullptr, nullptr};
   while (in.next_line(tk)) {
     handle(in, tk, part);
     if (part.entries > announced) {
       in.fail(error_code::parse, "more " + std::string(what) + " than the " +
                                      std::to_string(announced) + " announced in " + where);
+    }
+    if (part.arcs.size() > part.filter.max_arcs) {
+      const row_filter& f = part.filter;
+      in.fail(error_code::out_of_memory,
+              block_over_limit({f.begin, f.begin + f.size}, f.max_arcs, f.limit, o));
     }
   }
 }
@@ -998,6 +936,7 @@ mm_header parse_mm_header(text_input& in) {
     in.fail(error_code::parse,
             "unknown Matrix Market field " + quote(field) + ": need real, integer or pattern");
   }
+  const bool integer = iequals(field, "integer");  // the banner's tokens end with its line
   bool symmetric = false;
   if (iequals(symmetry, "symmetric")) {
     symmetric = true;
@@ -1033,7 +972,7 @@ mm_header parse_mm_header(text_input& in) {
   h.n = n;
   h.entries = nnz;
   h.pattern = pattern;
-  h.integer = iequals(field, "integer");
+  h.integer = integer;
   h.symmetric = symmetric;
   return h;
 }
@@ -1082,7 +1021,7 @@ bool parse_matrix_market(text_input& in, const read_options& o, graph_file_info&
     if (rows.all)
       reserve_arcs(part.arcs, h.symmetric ? 2 * h.entries : h.entries,
                    in.remaining_bytes() * (h.symmetric ? 2 : 1), 4);
-    run_body(in, handle, part, h.entries, "entries", "the size line");
+    run_body(in, handle, part, h.entries, "entries", "the size line", o);
     entries = part.entries;
     if (entries < h.entries) {
       in.fail(error_code::parse, "truncated: the size line announces " + std::to_string(h.entries) +
@@ -1166,7 +1105,7 @@ bool parse_dimacs(text_input& in, const read_options& o, graph_file_info& info,
     body_part<W> part;
     part.filter = rows;
     if (rows.all) reserve_arcs(part.arcs, m, in.remaining_bytes(), 8);
-    run_body(in, handle, part, m, "arcs", "the problem line");
+    run_body(in, handle, part, m, "arcs", "the problem line", o);
     entries = part.entries;
     if (entries < m) {
       in.fail(error_code::parse, "truncated: the problem line announces " + std::to_string(m) +
@@ -1312,14 +1251,13 @@ bool parse_snap(text_input& in, const read_options& o, graph_file_info& info,
   std::uint64_t announced = 0;
   bool have_announced = false;
   for (;;) {
-    const char* line_start = in.position();
     tokenizer tk{nullptr, nullptr};
     if (!in.next_line(tk)) break;
     tokenizer probe = tk;
     const std::string_view first = probe.next();
     if (first.empty()) continue;
     if (first[0] != '#' && first[0] != '%') {
-      in.rewind(line_start);  // the body starts with this line
+      in.rewind(tk.p);  // the body starts with this line
       break;
     }
     std::uint64_t nodes = 0;
@@ -1352,7 +1290,7 @@ bool parse_snap(text_input& in, const read_options& o, graph_file_info& info,
     part.filter = rows;
     if (rows.all)
       reserve_arcs(part.arcs, std::numeric_limits<std::uint64_t>::max(), in.remaining_bytes(), 6);
-    run_body(in, handle, part, std::numeric_limits<std::uint64_t>::max(), "arcs", "the file");
+    run_body(in, handle, part, std::numeric_limits<std::uint64_t>::max(), "arcs", "the file", o);
     entries = part.entries;
     max_id = part.max_id;
     columns = part.columns;
@@ -1411,58 +1349,55 @@ void load_topology(const std::string& path, const char* off, bool ends_only, con
   }
 }
 
-// Source row of arc k.
-template <class W>
-vertex row_of(const csr<W>& g, arc_index k) {
-  const auto it = std::upper_bound(g.row_offsets.begin(), g.row_offsets.end(), k);
-  return static_cast<vertex>(it - g.row_offsets.begin() - 1);
-}
+}  // namespace
+
+namespace io_detail {
+
+namespace {
 
 template <class W, class S>
-void load_weights(const std::string& path, const char* data, const read_options& o, csr<W>& g) {
-  const arc_index m = g.arcs();
-  g.weights.resize(m);
+void load_weights(const std::string& path, const char* data, std::size_t count,
+                  const read_options& o, W* out, const arc_namer& name) {
   if (o.unit_weights) {
-    std::fill(g.weights.begin(), g.weights.end(), W(1));
+    std::fill(out, out + count, W(1));
     return;
   }
   if constexpr (std::is_same_v<S, W>) {
-    if (m) std::memcpy(g.weights.data(), data, m * sizeof(S));
+    if (count) std::memcpy(out, data, count * sizeof(S));
     bool clean = true;
-    for (arc_index k = 0; k < m && clean; ++k) {
-      if constexpr (std::is_floating_point_v<W>) clean = std::isfinite(g.weights[k]);
-      if constexpr (std::is_signed_v<W>)
-        clean = clean && (o.allow_negative || g.weights[k] >= W(0));
+    for (std::size_t k = 0; k < count && clean; ++k) {
+      if constexpr (std::is_floating_point_v<W>) clean = std::isfinite(out[k]);
+      if constexpr (std::is_signed_v<W>) clean = clean && (o.allow_negative || out[k] >= W(0));
     }
     if (clean) return;
   }
   std::string why;
-  for (arc_index k = 0; k < m; ++k) {
+  for (std::size_t k = 0; k < count; ++k) {
     const S x = load_le<S>(data + k * sizeof(S));
-    if (!store_weight<W>(x, o.allow_negative, g.weights[k], why)) {
-      fail(error_code::invalid_value, path,
-           "arc " + std::to_string(k) + " (" + std::to_string(row_of(g, k)) + " -> " +
-               std::to_string(g.columns[k]) + "): weight " + weight_string(x) + " " + why);
+    if (!store_weight<W>(x, o.allow_negative, out[k], why)) {
+      fail(error_code::invalid_value, path, name(k) + ": weight " + weight_string(x) + " " + why);
     }
   }
 }
 
+}  // namespace
+
 template <class W>
 void load_weights_tagged(const std::string& path, std::uint32_t tag, const char* data,
-                         const read_options& o, csr<W>& g) {
+                         std::size_t count, const read_options& o, W* out, const arc_namer& name) {
   switch (tag) {
     case 0:
-      return load_weights<W, std::uint32_t>(path, data, o, g);
+      return load_weights<W, std::uint32_t>(path, data, count, o, out, name);
     case 1:
-      return load_weights<W, std::int32_t>(path, data, o, g);
+      return load_weights<W, std::int32_t>(path, data, count, o, out, name);
     case 2:
-      return load_weights<W, std::uint64_t>(path, data, o, g);
+      return load_weights<W, std::uint64_t>(path, data, count, o, out, name);
     case 3:
-      return load_weights<W, std::int64_t>(path, data, o, g);
+      return load_weights<W, std::int64_t>(path, data, count, o, out, name);
     case 4:
-      return load_weights<W, float>(path, data, o, g);
+      return load_weights<W, float>(path, data, count, o, out, name);
     case 5:
-      return load_weights<W, double>(path, data, o, g);
+      return load_weights<W, double>(path, data, count, o, out, name);
     default:
       fail(error_code::parse, path, "unknown weight type tag " + std::to_string(tag));
   }
@@ -1488,82 +1423,101 @@ void check_sizes(const std::string& path, std::uint64_t n, std::uint64_t m) {
   }
 }
 
+const char* binary_header_name(graph_format f) {
+  return f == graph_format::galois_binary ? "the Galois .gr header" : "the tropic cache header";
+}
+
+binary_layout parse_binary_header(graph_format f, const char* d, const std::string& path) {
+  binary_layout l;
+  l.format = f;
+  l.n = load_le<std::uint64_t>(d + 16);
+  l.m = load_le<std::uint64_t>(d + 24);
+  const std::uint64_t n = l.n, m = l.m;
+  if (f == graph_format::galois_binary) {
+    const std::uint64_t version = load_le<std::uint64_t>(d);
+    l.esize = load_le<std::uint64_t>(d + 8);
+    if (version != 1) {
+      fail(error_code::parse, path,
+           "Galois .gr version " + std::to_string(version) + " is not supported (only version 1)");
+    }
+    if (l.esize != 0 && l.esize != 4 && l.esize != 8) {
+      fail(error_code::parse, path,
+           "Galois .gr edge data size " + std::to_string(l.esize) +
+               " is not supported (0, 4 or 8 bytes)");
+    }
+    check_sizes(path, n, m);
+    l.tag = l.esize == 8 ? 2 : 0;
+    l.col_at = l.off_at + 8 * n;
+    l.what = "a Galois .gr header with n = " + std::to_string(n) + ", m = " + std::to_string(m) +
+             ", edge data size " + std::to_string(l.esize);
+  } else {
+    l.tag = load_le<std::uint32_t>(d + 8);
+    if (l.tag > 5)
+      fail(error_code::parse, path, "unknown weight type tag " + std::to_string(l.tag));
+    check_sizes(path, n, m);
+    l.esize = tag_size(l.tag);
+    l.col_at = l.off_at + 8 * (n + 1);
+    l.what = "a tropic cache header with n = " + std::to_string(n) + ", m = " + std::to_string(m) +
+             ", weights " + tag_name(l.tag);
+  }
+  l.w_at = l.col_at + 4 * m + (m % 2 ? 4 : 0);
+  l.need = l.w_at + l.esize * m;
+  return l;
+}
+
+void check_binary_size(binary_layout& l, std::uint64_t size, const char* trailer,
+                       const std::string& path) {
+  if (l.format == graph_format::galois_binary && size == l.need + 16 && trailer &&
+      std::memcmp(trailer, galois_trailer_magic, 8) == 0) {
+    l.tag = load_le<std::uint32_t>(trailer + 8);
+    if (l.tag > 5 || tag_size(l.tag) != l.esize) {
+      fail(error_code::parse, path,
+           "tropic weight trailer names type tag " + std::to_string(l.tag) +
+               ", which does not match edge data size " + std::to_string(l.esize));
+    }
+  } else if (size != l.need) {
+    fail(error_code::parse, path, size_mismatch(size, l.need, l.what));
+  }
+}
+
+}  // namespace io_detail
+
+namespace {
+
+// Source row of arc k.
 template <class W>
-csr<W> parse_galois(bytes buf, const std::string& path, const read_options& o,
+vertex row_of(const csr<W>& g, arc_index k) {
+  const auto it = std::upper_bound(g.row_offsets.begin(), g.row_offsets.end(), k);
+  return static_cast<vertex>(it - g.row_offsets.begin() - 1);
+}
+
+// A stored CSR with its layout's checks, as read_graph reads it whole.
+template <class W>
+csr<W> parse_binary(graph_format f, bytes buf, const std::string& path, const read_options& o,
                     graph_file_info& info) {
   const std::uint64_t size = buf.size();
-  if (size < 32) fail(error_code::parse, path, size_mismatch(size, 32, "the Galois .gr header"));
+  if (size < 32) fail(error_code::parse, path, size_mismatch(size, 32, binary_header_name(f)));
   const char* d = buf.data();
-  const std::uint64_t version = load_le<std::uint64_t>(d), esize = load_le<std::uint64_t>(d + 8);
-  const std::uint64_t n = load_le<std::uint64_t>(d + 16), m = load_le<std::uint64_t>(d + 24);
-  if (version != 1) {
-    fail(error_code::parse, path,
-         "Galois .gr version " + std::to_string(version) + " is not supported (only version 1)");
-  }
-  if (esize != 0 && esize != 4 && esize != 8) {
-    fail(error_code::parse, path,
-         "Galois .gr edge data size " + std::to_string(esize) +
-             " is not supported (0, 4 or 8 bytes)");
-  }
-  check_sizes(path, n, m);
-  const std::uint64_t off_at = 32, dst_at = off_at + 8 * n;
-  const std::uint64_t data_at = dst_at + 4 * m + (m % 2 ? 4 : 0);
-  const std::uint64_t need = data_at + esize * m;
-  std::uint32_t tag = esize == 8 ? 2 : 0;
-  if (size == need + 16 && std::memcmp(d + need, galois_trailer_magic, 8) == 0) {
-    tag = load_le<std::uint32_t>(d + need + 8);
-    if (tag > 5 || tag_size(tag) != esize) {
-      fail(error_code::parse, path,
-           "tropic weight trailer names type tag " + std::to_string(tag) +
-               ", which does not match edge data size " + std::to_string(esize));
-    }
-  } else if (size != need) {
-    fail(error_code::parse, path,
-         size_mismatch(size, need,
-                       "a Galois .gr header with n = " + std::to_string(n) + ", m = " +
-                           std::to_string(m) + ", edge data size " + std::to_string(esize)));
-  }
+  binary_layout l = parse_binary_header(f, d, path);
+  check_binary_size(l, size, size == l.need + 16 ? d + l.need : nullptr, path);
+  const bool galois = f == graph_format::galois_binary;
   csr<W> g;
-  load_topology(path, d + off_at, true, d + dst_at, n, m, g);
-  if (esize == 0) {
-    g.weights.resize(m);
+  load_topology(path, d + l.off_at, galois, d + l.col_at, l.n, l.m, g);
+  g.weights.resize(l.m);
+  if (l.esize == 0) {
     for (vertex u = 0; u < g.n; ++u) {
       for (arc_index k = g.row_offsets[u]; k < g.row_offsets[u + 1]; ++k) {
         g.weights[k] = unweighted_weight<W>(u, g.columns[k], o);
       }
     }
   } else {
-    load_weights_tagged(path, tag, d + data_at, o, g);
+    load_weights_tagged(path, l.tag, d + l.w_at, l.m, o, g.weights.data(), [&](std::size_t k) {
+      return "arc " + std::to_string(k) + " (" + std::to_string(row_of(g, k)) + " -> " +
+             std::to_string(g.columns[k]) + ")";
+    });
   }
-  info.weighted = esize != 0 && !o.unit_weights;
-  info.arcs_in_file = m;
-  return g;
-}
-
-template <class W>
-csr<W> parse_cache(bytes buf, const std::string& path, const read_options& o,
-                   graph_file_info& info) {
-  const std::uint64_t size = buf.size();
-  if (size < 32) fail(error_code::parse, path, size_mismatch(size, 32, "the tropic cache header"));
-  const char* d = buf.data();
-  const std::uint32_t tag = load_le<std::uint32_t>(d + 8);
-  const std::uint64_t n = load_le<std::uint64_t>(d + 16), m = load_le<std::uint64_t>(d + 24);
-  if (tag > 5) fail(error_code::parse, path, "unknown weight type tag " + std::to_string(tag));
-  check_sizes(path, n, m);
-  const std::uint64_t off_at = 32, col_at = off_at + 8 * (n + 1);
-  const std::uint64_t w_at = col_at + 4 * m + (m % 2 ? 4 : 0);
-  const std::uint64_t need = w_at + tag_size(tag) * m;
-  if (size != need) {
-    fail(error_code::parse, path,
-         size_mismatch(size, need,
-                       "a tropic cache header with n = " + std::to_string(n) +
-                           ", m = " + std::to_string(m) + ", weights " + tag_name(tag)));
-  }
-  csr<W> g;
-  load_topology(path, d + off_at, false, d + col_at, n, m, g);
-  load_weights_tagged(path, tag, d + w_at, o, g);
-  info.weighted = !o.unit_weights;
-  info.arcs_in_file = m;
+  info.weighted = l.esize != 0 && !o.unit_weights;
+  info.arcs_in_file = l.m;
   return g;
 }
 
@@ -1629,21 +1583,24 @@ std::size_t first_non_text(const char* d, std::size_t size, bool complete) {
   return size;
 }
 
+}  // namespace
+
+namespace io_detail {
+
 void check_text(const char* d, std::size_t size, bool complete, const std::string& path,
-                graph_format f) {
+                graph_format f, std::uint64_t offset, std::uint64_t lines) {
   const std::size_t at = first_non_text(d, size, complete);
   if (at == size) return;
-  const std::uint64_t line = 1 + static_cast<std::uint64_t>(std::count(d, d + at, '\n'));
+  const std::uint64_t line = lines + 1 + static_cast<std::uint64_t>(std::count(d, d + at, '\n'));
   char byte[8];
   std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(d[at]));
   fail(error_code::parse, path,
-       "byte offset " + std::to_string(at) + " (line " + std::to_string(line) + "): byte " + byte +
+       "byte offset " + std::to_string(offset + at) + " (line " + std::to_string(line) +
+           "): byte " + byte +
            " is not text (a control byte or malformed UTF-8); this looks like binary data, not a " +
            format_name(f) + " file");
 }
 
-// The format of a file starting with [d, d + size). With `complete` false only a prefix is
-// known: returns false when it cannot tell yet (nothing but whitespace so far).
 bool detect_format(const char* d, std::size_t size, bool complete, const std::string& path,
                    bool was_gzip, graph_format& f) {
   if (size == 0) {
@@ -1715,6 +1672,10 @@ bool detect_format(const char* d, std::size_t size, bool complete, const std::st
   return true;
 }
 
+}  // namespace io_detail
+
+namespace {
+
 // The prefix check of load_source: the format, and for text that the bytes so far are text.
 void check_prefix(const char* d, std::size_t size, bool complete, const std::string& path,
                   bool was_gzip) {
@@ -1746,21 +1707,9 @@ arc_list<W> parse_text(graph_format f, bytes buf, const std::string& path, const
   return arcs;
 }
 
-template <class W>
-csr<W> parse_binary(graph_format f, bytes buf, const std::string& path, const read_options& o,
-                    graph_file_info& info) {
-  return f == graph_format::galois_binary ? parse_galois<W>(buf, path, o, info)
-                                          : parse_cache<W>(buf, path, o, info);
-}
-
 }  // namespace
 
 namespace {
-
-// How a path appears in messages: "-" is standard input.
-std::string input_name(const std::string& path) {
-  return path == "-" ? "<stdin>" : path;
-}
 
 // Detects the format and parses. A binary CSR that build_csr would not change comes back in `g`
 // (the result is true); everything else as arcs.
@@ -1966,77 +1915,37 @@ csr<W> read_graph(graph_input&& in, const read_options& opts, graph_file_info* i
   return build_graph(arcs, name, inf, opts);
 }
 
-// One pass over the input with every line parsed by the same handlers as read_graph, keeping
-// only the block's arcs (row_filter), then build_csr_rows with the same rules as build_csr.
-// The decompressed bytes are held whole while they are parsed (load_path, as read_graph); the
-// arc list and the CSR hold the block's arcs only. Streaming the body in chunks of lines (the
-// headers parse apart already) would bound the bytes too. Binary formats are a CSR already:
-// read whole, then sliced.
+namespace io_detail {
+
 template <class W>
-csr_rows<W> read_graph_rows(const std::string& path, row_range rows, const read_options& opts,
-                            graph_file_info* info) {
-  static_assert(is_weight_type_v<W>, "read_graph_rows: unsupported weight type");
-  const std::string name = input_name(path);
-  if (rows.begin > rows.end)
-    check_row_range(rows, rows.begin, ("read_graph_rows: " + name).c_str());
-  graph_file_info local;
-  graph_file_info& inf = info ? *info : local;
-  inf = graph_file_info{};
+arc_list<W> parse_text_rows(graph_format f, const char* from, const char* to, line_chunks& more,
+                            const std::string& path, row_range rows, const read_options& o,
+                            graph_file_info& info) {
+  row_filter filter;
+  filter.all = false;
+  filter.either = o.build.symmetrize;
+  filter.begin = rows.begin;
+  filter.size = rows.size();
+  filter.limit = memory_limit(o);
+  filter.max_arcs = filter.limit / block_bytes_per_arc<W>();
+  text_input in(from, to, path, more);
   arc_list<W> arcs;
-  {
-    progress_meter progress(opts.progress, name);
-    byte_buffer buf;
-    bool was_gzip = false;
-    load_path(path, name, opts, buf, was_gzip, progress, check_prefix);
-    const bytes in{buf.data(), buf.size()};
-    graph_format f{};
-    detect_format(in.data(), in.size(), true, name, was_gzip, f);
-    inf.format = f;
-    if (is_binary_format(f)) {
-      csr<W> g;
-      if (!parse_input<W>(in, name, was_gzip, opts, inf, progress, true, g, arcs))
-        g = build_graph(arcs, name, inf, opts);
-      check_row_range(rows, g.n, ("read_graph_rows: " + name).c_str());
-      csr_rows<W> out;
-      out.n = g.n;
-      out.rows = rows;
-      const arc_index b = g.row_offsets[rows.begin], e = g.row_offsets[rows.end];
-      for (vertex u = rows.begin; u <= rows.end; ++u)
-        out.row_offsets.push_back(g.row_offsets[u] - b);
-      out.columns.assign(g.columns.begin() + static_cast<std::ptrdiff_t>(b),
-                         g.columns.begin() + static_cast<std::ptrdiff_t>(e));
-      out.weights.assign(g.weights.begin() + static_cast<std::ptrdiff_t>(b),
-                         g.weights.begin() + static_cast<std::ptrdiff_t>(e));
-      return out;
-    }
-    check_text(in.data(), in.size(), true, name, f);
-    row_filter filter;
-    filter.all = false;
-    filter.either = opts.build.symmetrize;
-    filter.begin = rows.begin;
-    filter.size = rows.size();
-    text_input tin(in, name, progress);
-    // Sequential (parallel == nullptr): the line numbers of errors are exact at once.
-    switch (f) {
-      case graph_format::matrix_market:
-        parse_matrix_market<W>(tin, opts, inf, nullptr, arcs, filter);
-        break;
-      case graph_format::dimacs:
-        parse_dimacs<W>(tin, opts, inf, nullptr, arcs, filter);
-        break;
-      default:
-        parse_snap<W>(tin, opts, inf, nullptr, arcs, filter);
-        break;
-    }
-    progress.done();
-  }  // the input's bytes are freed before the block is built
-  check_row_range(rows, arcs.n, ("read_graph_rows: " + name).c_str());  // n is known only now
-  try {
-    return build_csr_rows(arcs, rows, opts.build);
-  } catch (const error& e) {
-    throw error(e.code(), name + ": " + e.what());
+  // Sequential (parallel == nullptr): the line numbers of errors are exact at once.
+  switch (f) {
+    case graph_format::matrix_market:
+      parse_matrix_market<W>(in, o, info, nullptr, arcs, filter);
+      break;
+    case graph_format::dimacs:
+      parse_dimacs<W>(in, o, info, nullptr, arcs, filter);
+      break;
+    default:
+      parse_snap<W>(in, o, info, nullptr, arcs, filter);
+      break;
   }
+  return arcs;
 }
+
+}  // namespace io_detail
 
 // ---------------------------------------------------------------------------------------------
 // Writers
@@ -2174,16 +2083,20 @@ void write_binary_cache(const csr<W>& g, const std::string& path) {
   out.close();
 }
 
-#define TROPIC_INSTANTIATE_IO(W)                                                                \
-  template arc_list<W> read_arcs<W>(const std::string&, const read_options&, graph_file_info*); \
-  template csr<W> read_graph<W>(const std::string&, const read_options&, graph_file_info*);     \
-  template arc_list<W> read_arcs<W>(const graph_input&, const read_options&, graph_file_info*); \
-  template csr<W> read_graph<W>(const graph_input&, const read_options&, graph_file_info*);     \
-  template csr<W> read_graph<W>(graph_input&&, const read_options&, graph_file_info*);          \
-  template csr_rows<W> read_graph_rows<W>(const std::string&, row_range, const read_options&,   \
-                                          graph_file_info*);                                    \
-  template void write_matrix_market<W>(const csr<W>&, const std::string&);                      \
-  template void write_galois<W>(const csr<W>&, const std::string&);                             \
+#define TROPIC_INSTANTIATE_IO(W)                                                                  \
+  template arc_list<W> read_arcs<W>(const std::string&, const read_options&, graph_file_info*);   \
+  template csr<W> read_graph<W>(const std::string&, const read_options&, graph_file_info*);       \
+  template arc_list<W> read_arcs<W>(const graph_input&, const read_options&, graph_file_info*);   \
+  template csr<W> read_graph<W>(const graph_input&, const read_options&, graph_file_info*);       \
+  template csr<W> read_graph<W>(graph_input&&, const read_options&, graph_file_info*);            \
+  template arc_list<W> io_detail::parse_text_rows<W>(graph_format, const char*, const char*,      \
+                                                     line_chunks&, const std::string&, row_range, \
+                                                     const read_options&, graph_file_info&);      \
+  template void io_detail::load_weights_tagged<W>(const std::string&, std::uint32_t, const char*, \
+                                                  std::size_t, const read_options&, W*,           \
+                                                  const arc_namer&);                              \
+  template void write_matrix_market<W>(const csr<W>&, const std::string&);                        \
+  template void write_galois<W>(const csr<W>&, const std::string&);                               \
   template void write_binary_cache<W>(const csr<W>&, const std::string&);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE_IO)
 #undef TROPIC_INSTANTIATE_IO

@@ -108,14 +108,23 @@ csr<W> read_graph(graph_input&& in, const read_options& opts = {},
                   graph_file_info* info = nullptr);
 
 // Rows [rows.begin, rows.end) of exactly the CSR read_graph(path, opts) returns, as one part of a
-// 1D row partition reads them (issue 38): the file is parsed once by read_graph's own line
-// parsers and only arcs whose source row is in the block are kept (with opts.build.symmetrize,
-// those with either endpoint there; a Matrix Market `symmetric` file's mirrored arcs likewise),
-// then built with build_csr's duplicate and self-loop rules. Text formats (Matrix Market, DIMACS,
-// SNAP, gzipped or not): memory is the decompressed input plus the block. Binary formats are read
-// whole and sliced. A range with begin > end, or past n (known once the file is read), is
-// error(invalid_value); rows outside the block are never built, so duplicate_policy::error sees
-// only the block's parallel arcs. partition_vertices(n, P) gives ranges without the whole graph.
+// 1D row partition reads them (issue 38), in memory bounded by the block rather than the file.
+// Text formats (Matrix Market, DIMACS, SNAP, gzipped or not) stream through one chunk of whole
+// lines (4 MiB; a longer line grows it) into read_graph's own line parsers, which keep only arcs
+// whose source row is in the block (with opts.build.symmetrize, those with either endpoint there;
+// a Matrix Market `symmetric` file's mirrored arcs likewise): memory is the chunk, the block's
+// arcs and the built block. Binary formats read the header, then the block's row offsets,
+// columns and weights at their offsets, a plain file's size checked against its header first; a
+// gzipped or piped one passes through once, keeping only those. With symmetrize every row's
+// columns are scanned for arcs into the block, and a gzipped or piped binary file holds every
+// row's offset (8 bytes a vertex). Errors are read_graph's, line numbers included; a binary
+// file's arrays are checked where the block reads them, a stream's size once its end is reached,
+// and a text file's bytes chunk by chunk (so of two faults in one file, either may be named).
+// The block's arcs stop at opts.memory_limit. Rows are built with build_csr's duplicate and
+// self-loop rules; rows outside the block never are, so duplicate_policy::error sees only the
+// block's parallel arcs. A range with begin > end, or past n (known once the header, or for
+// SNAP the file, is read), is error(invalid_value). partition_vertices(n, P) gives ranges without
+// the whole graph.
 template <class W>
 csr_rows<W> read_graph_rows(const std::string& path, row_range rows, const read_options& opts = {},
                             graph_file_info* info = nullptr);
