@@ -148,10 +148,10 @@ struct rank_solver {
   template <class F>
   void transfer(F&& nccl) {
     if (!profile) return nccl();
-    cudaEvent_t before, after;
+    // In the list before they exist: the destructor frees what was made if a call below throws.
+    auto& [before, after] = transfer_events.emplace_back(nullptr, nullptr);
     TROPIC_CUDA_CHECK(cudaEventCreate(&before));
     TROPIC_CUDA_CHECK(cudaEventCreate(&after));
-    transfer_events.emplace_back(before, after);
     TROPIC_CUDA_CHECK(cudaEventRecord(before, stream));
     nccl();
     TROPIC_CUDA_CHECK(cudaEventRecord(after, stream));
@@ -159,8 +159,8 @@ struct rank_solver {
 
   ~rank_solver() {
     for (auto [before, after] : transfer_events) {
-      cudaEventDestroy(before);
-      cudaEventDestroy(after);
+      if (before) cudaEventDestroy(before);
+      if (after) cudaEventDestroy(after);
     }
   }
 
@@ -451,7 +451,7 @@ struct rank_solver {
       i = following;
     }
     wait();
-    group.barrier(me);
+    meet(char(0));  // every rank done: the solve ends with the slowest
     st.milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count();
@@ -548,6 +548,7 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
 template <class W>
 result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts,
                distributed_profile* profile) {
+  if (profile) *profile = distributed_profile{};
   if (a.rows() == 0)
     throw error(error_code::invalid_value, "the graph has no vertices: there is no source");
   if (source >= a.rows())
@@ -591,10 +592,7 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
       [&](std::size_t rank) {
         TROPIC_CUDA_CHECK(cudaSetDevice(a.devices()[rank]));
         detail::rank_solver<W> solver(a, rank, group, opts, buckets, source);
-        if (rank == 0 && profile) {
-          *profile = distributed_profile{};
-          solver.profile = profile;
-        }
+        if (rank == 0) solver.profile = profile;
         try {
           result<W> r = solver.solve();
           if (rank == 0) out = std::move(r);
@@ -618,6 +616,7 @@ statistics sssp_into(const distributed_matrix<W>& a, const std::vector<vertex>& 
                      const options& opts, W* distances, std::int64_t* parents) {
   const auto start = std::chrono::steady_clock::now();
   detail::check_vertex_list(a.rows(), sources, "source");
+  detail::check_cutoff(opts.cutoff);
   if (!sources.empty() && (!distances || (opts.parents && !parents)))
     throw error(error_code::invalid_value,
                 "sssp_into: no memory given for the distances (or the parents options.parents "

@@ -82,7 +82,7 @@ class usage_error : public std::runtime_error {
 
 // One column of the benchmark: an algorithm called through the C++ API, or through the C API
 // (tropic_sssp_ext on a GrB_Matrix), named "c_api:NAME", or delta-stepping on the graph split
-// over several GPUs (--devices, issue 38), named "delta_stepping@PgpuS".
+// over several GPUs (--devices, issue 38), named "delta_stepping@Pgpus".
 struct bench_algorithm {
   algorithm alg = algorithm::dijkstra;
   bool c_api = false;
@@ -349,7 +349,7 @@ void check_suite_skips(const std::vector<suite_entry>& suite) {
     for (const auto& name : e.skip) {
       if (name.rfind("peer:", 0) == 0) continue;  // the peers are listed by --peers DIR
       try {
-        parse_bench_algorithm(name);
+        parse_bench_algorithm(name.substr(0, name.find('@')));  // NAME@Pgpus: --devices' column
       } catch (const error& ex) {
         if (ex.code() != error_code::not_implemented)
           throw usage_error(e.file + ": skip=" + name + ": " + ex.what());
@@ -788,8 +788,11 @@ class graph_bench {
     r.solve_ms = median_of(solves);
     if (!peaks.empty()) r.peak_mib = *std::max_element(peaks.begin(), peaks.end()) / mib;
 #if defined(TROPIC_HAVE_CUDA)
-    if (alg.split() && split_) r.graph_mib = split_bytes_ / mib;
-    else if (alg.gpu() && !alg.c_api && resident_) r.graph_mib = graph_bytes_ / mib;
+    if (alg.split()) {
+      if (split_) r.graph_mib = split_bytes_ / mib;
+    } else if (alg.gpu() && !alg.c_api && resident_) {
+      r.graph_mib = graph_bytes_ / mib;
+    }
 #endif
     if (alg.c_api) {
       auto med = [&](double c_api_breakdown::*field) {
@@ -823,10 +826,20 @@ class graph_bench {
 #if defined(TROPIC_HAVE_CUDA)
     if (alg.split()) {
       // Split once per graph, as a user who solves from many sources keeps it; the parts' upload
-      // is the setup. The pool probe watches one device: no peak for these rows.
+      // is the setup. The pool probe watches one device: no peak for these rows. A split that
+      // failed fails the graph's other sources with the same error, not another upload.
+      if (!split_error_.empty()) throw error(error_code::out_of_memory, split_error_);
       if (!split_) {
         const double t0 = now_ms();
-        split_ = std::make_unique<distributed_matrix<W>>(g_, alg.devices);
+        try {
+          split_ = std::make_unique<distributed_matrix<W>>(g_, alg.devices);
+        } catch (const error& e) {
+          if (e.code() != error_code::out_of_memory) throw;
+          split_error_ = e.what();
+          if (resident_) split_error_ += " (device " + std::to_string(alg.devices[0]) +
+                                         " also holds the whole graph for the one-GPU rows)";
+          throw error(e.code(), split_error_);
+        }
         split_ms_ = now_ms() - t0;
         split_bytes_ = 0;
         for (std::size_t b : split_->device_bytes()) split_bytes_ += b;
@@ -939,6 +952,7 @@ class graph_bench {
   std::unique_ptr<distributed_matrix<W>> split_;  // --devices
   double split_ms_ = 0;
   std::uint64_t split_bytes_ = 0;
+  std::string split_error_;  // the split's out-of-memory error, once it failed
 #endif
 };
 

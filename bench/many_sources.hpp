@@ -57,7 +57,7 @@ void many_source_rows(const csr<W>& g, const graph_report& gr, const config& c,
   std::optional<device_matrix<W>> resident;
 #endif
   for (const bench_algorithm& b : c.algorithms) {
-    if (b.c_api) continue;
+    if (b.c_api || b.split()) continue;  // the split's many sources are single solves in turn
     options o;
     o.algorithm = b.alg;
     auto base_row = [&](const std::string& tag) {

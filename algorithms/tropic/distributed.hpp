@@ -97,8 +97,9 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
 // rule, a pull's frontier gather, the push or pull), exchanging the improved distances with
 // their owners, selecting buckets; the rest is between them. Across the phases: the time blocked
 // in the solver's own waits on rank 0's stream (the operators wait inside the relax phase on
-// their own), at the ranks' host meetings (waiting for the slowest rank), and the device time of
-// rank 0's NCCL transfers (events around them).
+// their own), at the ranks' host meetings (waiting for the slowest rank; the last one ends the
+// solve), and the time of rank 0's NCCL transfers on its stream (events around them: the bytes
+// moving and any wait for a peer inside NCCL).
 struct distributed_profile {
   double solve_ms = 0, relax_ms = 0, exchange_ms = 0, select_ms = 0;
   double wait_ms = 0, meet_ms = 0, nccl_ms = 0;

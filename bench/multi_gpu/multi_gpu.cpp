@@ -19,8 +19,9 @@
 // arcs copied to the host), timed, its text compared; --check: the whole graph generated on the
 // host and the first set's answers certified against it. GTEPS = arcs / median time, as in the
 // bench. --profile: after each source's timed runs, one more solve that says where its time went
-// on rank 0 (tropic::distributed_profile: blocked on the stream, at the ranks' host meetings,
-// enqueuing; NCCL's device time; steps, pulls, entries gathered).
+// on rank 0 (tropic::distributed_profile: the relax, exchange and select phases and the time
+// between them; across them the solver's own waits, the host meetings and NCCL's time on the
+// stream; steps, pulls, entries gathered).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>

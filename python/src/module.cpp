@@ -394,7 +394,8 @@ class graph {
       const auto t0 = std::chrono::steady_clock::now();
 #if defined(TROPIC_HAVE_CUDA)
       auto [m, lock] = resident(o);
-      auto [split, split_lock] = resident_split(o);
+      // One GPU or several: resident() answers only the first, so `lock` is not held here.
+      auto [split, split_lock] = m ? resident_split_none() : resident_split(o);
       if (m || split) {
         dist.reset(large_allocate<W>(size));
         if (parents) par.reset(large_allocate<std::int64_t>(size));
@@ -473,6 +474,7 @@ class graph {
     }
     if (!d_matrix_ || d_device_ != device) {
       d_matrix_.reset();
+      d_split_.reset();  // one resident form at a time: the graph is never on a GPU twice
       // Borrowed arrays go up from where they are, checked again first (the caller may have
       // changed them since): no host copy.
       if (borrowed_ && borrowed_->still_canonical())
@@ -486,16 +488,38 @@ class graph {
 
   // Several GPUs (two or more ordinals): the graph split by rows over them, uploaded on first
   // use and kept for that device list, as resident() keeps one GPU's matrix. Only delta-stepping
-  // runs split; the split itself checks the list (ordinals that exist, none twice, NCCL in this
-  // build).
-  std::pair<const tropic::distributed_matrix<W>*, std::unique_lock<std::mutex>> resident_split(
-      const tropic::options& o) {
+  // on non-negative weights runs split: other calls go to sssp(csr), which says why not. The
+  // list is checked (ordinals that exist, none twice) before a kept split is let go for it.
+  using split_ref =
+      std::pair<const tropic::distributed_matrix<W>*, std::unique_lock<std::mutex>>;
+  static split_ref resident_split_none() { return {}; }
+  // Whether an arc weighs less than zero: such a graph is not split (a scan of the weights).
+  bool negative_weight() const {
+    if constexpr (std::is_unsigned_v<W>) {
+      return false;
+    } else {
+      const W* w = borrowed_ ? borrowed_->view().weights : g_.weights.data();
+      const std::size_t m = borrowed_ ? borrowed_->view().arcs() : g_.weights.size();
+      return std::any_of(w, w + m, [](W x) { return x < W(0); });
+    }
+  }
+  split_ref resident_split(const tropic::options& o) {
     const bool split = o.algorithm == tropic::algorithm::automatic ||
                        o.algorithm == tropic::algorithm::delta_stepping;
-    if (!split || o.devices.size() < 2 || n() == 0) return {};  // sssp(csr) says why not
+    if (!split || o.devices.size() < 2 || n() == 0) return {};
     std::unique_lock<std::mutex> lock(*upload_);
     if (!d_split_ || d_split_->devices() != o.devices) {
+      if (negative_weight()) return {};
+      int count = 0;
+      if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+      cudaGetLastError();
+      for (std::size_t i = 0; i < o.devices.size(); ++i)
+        if (o.devices[i] < 0 || o.devices[i] >= count ||
+            std::find(o.devices.begin(), o.devices.begin() + i, o.devices[i]) !=
+                o.devices.begin() + i)
+          return {};  // sssp(csr)'s distributed_matrix names the bad ordinal
       d_split_.reset();
+      d_matrix_.reset();  // one resident form at a time
       if (borrowed_ && borrowed_->still_canonical())
         d_split_ = std::make_unique<tropic::distributed_matrix<W>>(borrowed_->view(), o.devices);
       else

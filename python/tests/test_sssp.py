@@ -395,7 +395,8 @@ def test_several_gpus_give_one_gpus_answers():
                     reason="fewer than two CUDA devices, or no NCCL in this build (multi-GPU test)")
 def test_graph_keeps_its_split_over_several_gpus():
     # A Graph solved on a device list keeps the split resident (one upload for many calls) and
-    # makes a new one when the list changes; zero-copy and copied inputs alike.
+    # makes a new one when the list changes (reversed: a new order of the same GPUs), or goes
+    # back to one GPU; zero-copy and copied inputs alike.
     rng = np.random.default_rng(381)
     devices = list(range(min(tropic.multi_gpu_devices(), 4)))
     n, rows, cols, data = random_coo(rng, dtype=np.uint32, n=700, duplicates=False)
@@ -413,7 +414,7 @@ def test_graph_keeps_its_split_over_several_gpus():
     assert canonical.has_canonical_format
     for g in (tropic.Graph(canonical), tropic.Graph(csr_keeping_duplicates(n, rows, cols, data))):
         assert not g.on_device
-        for split in (devices, devices[:2], devices):
+        for split in (devices, devices[::-1], devices):
             for source in (0, 5):
                 d, p = g.sssp(source, device=split, parents=True)
                 assert g.on_device
@@ -424,5 +425,10 @@ def test_graph_keeps_its_split_over_several_gpus():
             for i, source in enumerate(k):
                 check(dm[i], pm[i], source)
             np.testing.assert_array_equal(g.sssp(k, device=split), dm)
+        d = g.sssp(5, device=0)  # one GPU: the split is let go for the whole graph
+        assert g.on_device
+        check_against_scipy(np.uint32, d, reference(n, rows, cols, data, 5))
         with pytest.raises(ValueError, match=r"only delta_stepping runs \(asked: adds\)"):
             g.sssp(0, algorithm="adds", device=devices)
+        with pytest.raises(tropic.TropicError, match="does not exist"):
+            g.sssp(0, device=devices + [99])

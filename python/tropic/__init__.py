@@ -317,14 +317,16 @@ def sssp(A, source, *, algorithm="auto", delta=None, parents=False, device=0, cu
     A: a scipy.sparse matrix or array (any format; A[u, v] = w is the arc u -> v), a
     python-graphblas Matrix, an ``(indptr, indices, data)`` CSR triple, or a :class:`Graph`.
     algorithm: "auto" (on a GPU, where a device exists, adds or delta_stepping by the graph's
-    size and depth -- the README's rule --, else SuiteSparse:GraphBLAS on the CPU), "dijkstra", "graphblas_cpu", or a GPU algorithm ("delta_stepping",
-    "bellman_ford", "adds", "near_far", "workfront", "rdbs", "da2cf", "edge_wise"), which raises
-    NoDeviceError where no device is usable. delta: the bucket width (None: automatic).
+    size and depth -- the README's rule --, else SuiteSparse:GraphBLAS on the CPU), "dijkstra",
+    "graphblas_cpu", or a GPU algorithm ("delta_stepping", "bellman_ford", "adds", "near_far",
+    "workfront", "rdbs", "da2cf", "edge_wise"), which raises NoDeviceError where no device is
+    usable. delta: the bucket width (None: automatic).
     device: the CUDA device ordinal, or a sequence of ordinals of this host: two or more run
     delta_stepping (or "auto") with the graph split by rows over them, the distances exchanged
-    through NCCL, the same answers as one GPU (the README's "Several GPUs"; a :class:`Graph` keeps
-    its split on those devices for its next calls, as it keeps one GPU's upload). cutoff: scipy's ``limit``: vertices farther than it are reported unreachable and
-    not searched past (None: no cutoff).
+    through NCCL, the same answers as one GPU (the README's "Several GPUs"; a :class:`Graph`
+    keeps its split on those devices for its next calls, as it keeps one GPU's upload; a call on
+    one GPU lets the split go). cutoff: scipy's ``limit``: vertices farther than it are reported
+    unreachable and not searched past (None: no cutoff).
 
     Returns the distances (a numpy array of the weight type; ``tropic.infinity(dtype)`` where
     unreachable), and with ``parents=True`` a pair (distances, parents): int64, -1 for the source
