@@ -27,6 +27,7 @@
 #include "bucket_bounds.cuh"
 #include "distributed_kernels.cuh"
 #include "distributed_nccl.hpp"
+#include "distributed_profile.cuh"
 #include "distributed_ranks.hpp"
 #include "policy.hpp"
 #include "tropic/detail/backends.hpp"
@@ -42,11 +43,6 @@ namespace detail {
 namespace {
 
 using namespace distributed;
-
-double milliseconds_since(std::chrono::steady_clock::time_point begin) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
-      .count();
-}
 
 // The state of one rank: its part, its vectors, its exchange buffers.
 template <class W>
@@ -85,10 +81,8 @@ struct rank_solver {
   pinned_buffer<W> least_host{1};
   std::uint32_t now = 0;
   std::uint64_t exchanged = 0;  // entries sent to peers (statistics)
-  // Rank 0's account of the solve loop (distributed_profile), null on the other ranks and
-  // when not asked; the NCCL transfers' event pairs are read once the loop has ended.
-  distributed_profile* profile = nullptr;
-  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> transfer_events;
+  // Rank 0's account of the solve loop when one is asked for (distributed_profile).
+  profile_account account;
 
   rank_solver(const distributed_matrix<W>& m, std::size_t rank, rank_group& g, const options& o,
               const bucket_bounds<W>& b, vertex s)
@@ -104,11 +98,7 @@ struct rank_solver {
   // NCCL call whose peer is gone is released by aborting this rank's communicator (run_ranks'
   // on_failure), after which the wait ends.
   void wait() {
-    if (!profile) return drain();
-    const auto begin = std::chrono::steady_clock::now();
-    drain();
-    ++profile->waits;
-    profile->wait_ms += milliseconds_since(begin);
+    account.wait([&] { drain(); });
   }
   void drain() {
     for (;;) {
@@ -120,48 +110,14 @@ struct rank_solver {
     }
   }
 
-  // Adds the host time of its scope to a phase of the profile (relax, exchange, select): each
-  // phase ends in a wait or an operator's own, so its host time is also its device time.
-  struct phase_clock {
-    double* into;
-    std::chrono::steady_clock::time_point begin = std::chrono::steady_clock::now();
-    ~phase_clock() {
-      if (into) *into += milliseconds_since(begin);
-    }
-  };
-  double* phase(double distributed_profile::*field) {
-    return profile ? &(profile->*field) : nullptr;
-  }
-
-  // group.all_gather, the ranks' host meeting, counted and timed for the profile.
+  // group.all_gather, the ranks' host meeting; an NCCL exchange on this rank's stream.
   template <class T>
   std::vector<T> meet(const T& value) {
-    if (!profile) return group.all_gather(me, value);
-    const auto begin = std::chrono::steady_clock::now();
-    std::vector<T> all = group.all_gather(me, value);
-    ++profile->meetings;
-    profile->meet_ms += milliseconds_since(begin);
-    return all;
+    return account.meet(group, me, value);
   }
-
-  // An NCCL exchange on this rank's stream, between two events for the profile.
   template <class F>
   void transfer(F&& nccl) {
-    if (!profile) return nccl();
-    // In the list before they exist: the destructor frees what was made if a call below throws.
-    auto& [before, after] = transfer_events.emplace_back(nullptr, nullptr);
-    TROPIC_CUDA_CHECK(cudaEventCreate(&before));
-    TROPIC_CUDA_CHECK(cudaEventCreate(&after));
-    TROPIC_CUDA_CHECK(cudaEventRecord(before, stream));
-    nccl();
-    TROPIC_CUDA_CHECK(cudaEventRecord(after, stream));
-  }
-
-  ~rank_solver() {
-    for (auto [before, after] : transfer_events) {
-      if (before) cudaEventDestroy(before);
-      if (after) cudaEventDestroy(after);
-    }
+    account.transfer(stream, nccl);
   }
 
   // The counters of the last kernels, to the host (after wait()).
@@ -175,7 +131,7 @@ struct rank_solver {
 
   // B = { v owned : t[v] in range }, with values; returns the least owned t[v] in least_range.
   W select(sparse_vector<W>& out, value_range<W> range, value_range<W> least_range) {
-    const phase_clock clock{phase(&distributed_profile::select_ms)};
+    const auto clock = account.phase(&distributed_profile::select_ms);
     TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, (parts + 1) * sizeof(unsigned long long),
                                       stream));
     const W none = infinity<W>();
@@ -195,7 +151,7 @@ struct rank_solver {
   // After a vxm that listed its improved entries in I: route, exchange, apply. B becomes this
   // rank's vertices improved inside `bucket`; returns the size of B over every rank.
   std::uint64_t exchange(value_range<W> bucket) {
-    const phase_clock clock{phase(&distributed_profile::exchange_ms)};
+    const auto clock = account.phase(&distributed_profile::exchange_ms);
     ++now;
     TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, (parts + 1) * sizeof(unsigned long long),
                                       stream));
@@ -342,9 +298,9 @@ struct rank_solver {
       }
     }
     gathered.set_nvals(at[parts]);
-    if (profile) {
-      ++profile->pulls;
-      profile->gathered += at[parts] - counts[me];
+    if (account.p) {
+      ++account.p->pulls;
+      account.p->gathered += at[parts] - counts[me];
     }
     descriptor pull_only;
     pull_only.dir = direction::pull;
@@ -356,7 +312,7 @@ struct rank_solver {
 
   void relax(const sparse_vector<W>& u, std::uint64_t frontier_rows,
              const matrix_operand<W>& part, statistics& st) {
-    const phase_clock clock{phase(&distributed_profile::relax_ms)};
+    const auto clock = account.phase(&distributed_profile::relax_ms);
     if (pulls(u, frontier_rows, *part.split, part.part))
       pull(u, part, st);
     else
@@ -413,7 +369,7 @@ struct rank_solver {
           gather(tB, t, B, ctx);
           relax(tB, pending, light(A, *split), st);
           ++st.iterations;
-          if (profile) ++profile->steps;
+          if (account.p) ++account.p->steps;
           pending = exchange(bucket);
         }
         if (!has_heavy()) break;
@@ -422,7 +378,7 @@ struct rank_solver {
         settled_here = 0;
         for (std::uint64_t c : meet(std::uint64_t(S.nvals()))) settled_here += c;
         relax(S, settled_here, heavy(A, *split), st);
-        if (profile) ++profile->steps;
+        if (account.p) ++account.p->steps;
         pending = exchange(bucket);
       } while (pending > 0);
       if (bucket.hi == infinity<W>()) break;
@@ -455,16 +411,7 @@ struct rank_solver {
     st.milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count();
-    if (profile) {
-      profile->solve_ms = st.milliseconds;
-      profile->transfers = transfer_events.size();
-      for (auto [before, after] : transfer_events) {
-        float ms = 0;
-        TROPIC_CUDA_CHECK(cudaEventElapsedTime(&ms, before, after));
-        profile->nccl_ms += ms;
-      }
-      profile = nullptr;  // finish() is not part of the account
-    }
+    account.close(st.milliseconds);  // finish() is not part of the account
     st.arcs_relaxed = ctx.read_arcs_scanned();
     st.host_round_trips = ctx.round_trips;
     return finish(st);
@@ -592,7 +539,7 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
       [&](std::size_t rank) {
         TROPIC_CUDA_CHECK(cudaSetDevice(a.devices()[rank]));
         detail::rank_solver<W> solver(a, rank, group, opts, buckets, source);
-        if (rank == 0) solver.profile = profile;
+        if (rank == 0) solver.account.p = profile;
         try {
           result<W> r = solver.solve();
           if (rank == 0) out = std::move(r);
@@ -611,97 +558,10 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
   return out;
 }
 
-template <class W>
-statistics sssp_into(const distributed_matrix<W>& a, const std::vector<vertex>& sources,
-                     const options& opts, W* distances, std::int64_t* parents) {
-  const auto start = std::chrono::steady_clock::now();
-  detail::check_vertex_list(a.rows(), sources, "source");
-  detail::check_cutoff(opts.cutoff);
-  if (!sources.empty() && (!distances || (opts.parents && !parents)))
-    throw error(error_code::invalid_value,
-                "sssp_into: no memory given for the distances (or the parents options.parents "
-                "asks for)");
-  const std::size_t n = a.rows();
-  statistics stats;
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    const result<W> r = sssp(a, sources[i], opts);
-    std::copy(r.distances.begin(), r.distances.end(), distances + i * n);
-    if (opts.parents) std::copy(r.parents.begin(), r.parents.end(), parents + i * n);
-    detail::add_stats(stats, r.stats);
-  }
-  stats.milliseconds =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return stats;
-}
-
-template <class W>
-multi_result<W> sssp(const distributed_matrix<W>& a, const std::vector<vertex>& sources,
-                     const options& opts) {
-  detail::check_vertex_list(a.rows(), sources, "source");
-  const std::size_t cell = sizeof(W) + (opts.parents ? sizeof(std::int64_t) : 0);
-  detail::batch_rows(sources.size(), a.rows(), cell, detail::host_memory_bytes(), 0,
-                     "host memory");
-  multi_result<W> out;
-  out.n = a.rows();
-  out.sources = sources;
-  out.distances.resize(sources.size() * std::size_t(a.rows()));
-  if (opts.parents) out.parents.resize(out.distances.size());
-  out.stats = sssp_into(a, sources, opts, out.distances.data(),
-                        opts.parents ? out.parents.data() : nullptr);
-  return out;
-}
-
-namespace detail {
-template <class W>
-result<W> distributed_sssp(const csr<W>& g, vertex source, const options& opts) {
-  const auto start = std::chrono::steady_clock::now();
-  const distributed_matrix<W> a(g, opts.devices);
-  const double setup_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  result<W> r = sssp(a, source, opts);
-  r.stats.setup_milliseconds = setup_ms;
-  return r;
-}
-
-template <class W>
-void distributed_rows(const csr<W>& g, const std::vector<vertex>& sources, const options& opts,
-                      multi_result<W>& out) {
-  const distributed_matrix<W> a(g, opts.devices);
-  out.stats = sssp_into(a, sources, opts, out.distances.data(),
-                        opts.parents ? out.parents.data() : nullptr);
-}
-
-template <class W>
-std::vector<W> distributed_od(const csr<W>& g, const std::vector<vertex>& origins,
-                              const std::vector<vertex>& destinations, const options& opts) {
-  std::vector<W> out(origins.size() * destinations.size(), infinity<W>());
-  if (origins.empty() || destinations.empty()) return out;
-  const distributed_matrix<W> a(g, opts.devices);
-  options o = opts;
-  o.parents = false;
-  for (std::size_t i = 0; i < origins.size(); ++i) {
-    const result<W> r = sssp(a, origins[i], o);
-    for (std::size_t j = 0; j < destinations.size(); ++j)
-      out[i * destinations.size() + j] = r.distances[destinations[j]];
-  }
-  return out;
-}
-
-}  // namespace detail
-
 #define TROPIC_INSTANTIATE(W)                                                                 \
   template result<W> sssp<W>(const distributed_matrix<W>&, vertex, const options&);          \
   template result<W> sssp<W>(const distributed_matrix<W>&, vertex, const options&,            \
-                             distributed_profile*);                                          \
-  template multi_result<W> sssp<W>(const distributed_matrix<W>&, const std::vector<vertex>&,  \
-                                   const options&);                                          \
-  template statistics sssp_into<W>(const distributed_matrix<W>&, const std::vector<vertex>&,  \
-                                   const options&, W*, std::int64_t*);                       \
-  template result<W> detail::distributed_sssp<W>(const csr<W>&, vertex, const options&);     \
-  template void detail::distributed_rows<W>(const csr<W>&, const std::vector<vertex>&,       \
-                                            const options&, multi_result<W>&);       \
-  template std::vector<W> detail::distributed_od<W>(                                          \
-      const csr<W>&, const std::vector<vertex>&, const std::vector<vertex>&, const options&);
+                             distributed_profile*);
 TROPIC_FOR_EACH_WEIGHT(TROPIC_INSTANTIATE)
 
 }  // namespace tropic

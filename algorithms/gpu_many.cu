@@ -101,15 +101,9 @@ template <class W>
 multi_result<W> sssp(const device_matrix<W>& a, const std::vector<vertex>& sources,
                      const options& opts) {
   detail::check_many(a, sources, opts, "source");
-  multi_result<W> out;
-  out.n = a.rows();
-  out.sources = sources;
-  const std::size_t k = sources.size(), n = a.rows();
-  out.distances.resize(k * n);
-  if (opts.parents) out.parents.resize(k * n);
-  out.stats = sssp_into(a, sources, opts, out.distances.data(),
-                        opts.parents ? out.parents.data() : nullptr);
-  return out;
+  return detail::rows_from<W>(a.rows(), sources, opts.parents, [&](W* d, std::int64_t* p) {
+    return sssp_into(a, sources, opts, d, p);
+  });
 }
 
 template <class W>

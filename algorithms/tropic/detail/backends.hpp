@@ -79,6 +79,19 @@ void add_stats(statistics& sum, const statistics& s);
 // (`where`: "host memory", "device memory").
 std::size_t batch_rows(std::size_t k, std::size_t n, std::size_t cell_bytes, std::size_t available,
                        std::size_t max_batch, const char* where);
+// sssp(matrix, sources)'s multi_result over any matrix: k rows of n, filled by
+// into(distances, parents) (that matrix's sssp_into, returning the statistics).
+template <class W, class Into>
+multi_result<W> rows_from(std::size_t n, const std::vector<vertex>& sources, bool parents,
+                          Into&& into) {
+  multi_result<W> out;
+  out.n = n;
+  out.sources = sources;
+  out.distances.resize(sources.size() * n);
+  if (parents) out.parents.resize(out.distances.size());
+  out.stats = into(out.distances.data(), parents ? out.parents.data() : nullptr);
+  return out;
+}
 // algorithms/sssp_many.cpp: physical memory, what a k x n result must fit in whatever the
 // chunking.
 std::size_t host_memory_bytes();

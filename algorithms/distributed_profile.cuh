@@ -1,0 +1,99 @@
+// Rank 0's account of a distributed solve (tropic::distributed_profile, distributed.hpp): the
+// host time of its phases, its own waits and the ranks' meetings, and CUDA events around its
+// NCCL transfers. Every method is a plain pass-through when no profile was asked for.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <utility>
+#include <vector>
+
+#include "distributed_ranks.hpp"
+#include "tropic/device_memory.hpp"
+#include "tropic/distributed.hpp"
+
+namespace tropic::detail {
+
+inline double milliseconds_since(std::chrono::steady_clock::time_point begin) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
+      .count();
+}
+
+class profile_account {
+ public:
+  distributed_profile* p = nullptr;  // null: nothing is counted
+
+  profile_account() = default;
+  profile_account(const profile_account&) = delete;
+  profile_account& operator=(const profile_account&) = delete;
+  ~profile_account() {
+    for (auto [before, after] : events_) {
+      if (before) cudaEventDestroy(before);
+      if (after) cudaEventDestroy(after);
+    }
+  }
+
+  // Adds the host time of its scope to a phase (relax, exchange, select): each phase ends in a
+  // wait, the solver's or an operator's own, so its host time is also its device time.
+  struct phase_clock {
+    double* into;
+    std::chrono::steady_clock::time_point begin = std::chrono::steady_clock::now();
+    ~phase_clock() {
+      if (into) *into += milliseconds_since(begin);
+    }
+  };
+  phase_clock phase(double distributed_profile::*field) { return {p ? &(p->*field) : nullptr}; }
+
+  template <class Drain>
+  void wait(Drain&& drain) {
+    if (!p) return drain();
+    const auto begin = std::chrono::steady_clock::now();
+    drain();
+    ++p->waits;
+    p->wait_ms += milliseconds_since(begin);
+  }
+
+  // group.all_gather, the ranks' host meeting.
+  template <class T>
+  std::vector<T> meet(rank_group& group, std::size_t me, const T& value) {
+    if (!p) return group.all_gather(me, value);
+    const auto begin = std::chrono::steady_clock::now();
+    std::vector<T> all = group.all_gather(me, value);
+    ++p->meetings;
+    p->meet_ms += milliseconds_since(begin);
+    return all;
+  }
+
+  // An NCCL exchange on `stream`, between two events.
+  template <class F>
+  void transfer(cudaStream_t stream, F&& nccl) {
+    if (!p) return nccl();
+    // In the list before they exist: the destructor frees what was made if a call below throws.
+    auto& [before, after] = events_.emplace_back(nullptr, nullptr);
+    TROPIC_CUDA_CHECK(cudaEventCreate(&before));
+    TROPIC_CUDA_CHECK(cudaEventCreate(&after));
+    TROPIC_CUDA_CHECK(cudaEventRecord(before, stream));
+    nccl();
+    TROPIC_CUDA_CHECK(cudaEventRecord(after, stream));
+  }
+
+  // The loop has ended (its stream drained): the transfers' times are read, and nothing after
+  // counts.
+  void close(double solve_ms) {
+    if (!p) return;
+    p->solve_ms = solve_ms;
+    p->transfers = events_.size();
+    for (auto [before, after] : events_) {
+      float ms = 0;
+      TROPIC_CUDA_CHECK(cudaEventElapsedTime(&ms, before, after));
+      p->nccl_ms += ms;
+    }
+    p = nullptr;
+  }
+
+ private:
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> events_;
+};
+
+}  // namespace tropic::detail
