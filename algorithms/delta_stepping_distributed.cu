@@ -14,7 +14,9 @@
 // The heavy step and the step to the next non-empty bucket are the same shape, the bucket's lower
 // end the least of the ranks' minima. A step pulls instead when its frontier is large and A is
 // symmetric (a part's rows are then its vertices' in-arcs): every rank's frontier is gathered
-// by NCCL, and each rank's pull improves only its own vertices.
+// by NCCL, and each rank's pull improves only its own vertices. Such a step, and any step on one
+// part, lists its improved entries inside the bucket straight into B, as one GPU's does: no
+// route, no exchange.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -81,8 +83,10 @@ struct rank_solver {
   pinned_buffer<W> least_host{1};
   std::uint32_t now = 0;
   std::uint64_t exchanged = 0;  // entries sent to peers (statistics)
-  // Rank 0's account of the solve loop when one is asked for (distributed_profile).
+  // Rank 0's account of the solve loop when one is asked for (distributed_profile), and every
+  // rank's record of its steps then.
   profile_account account;
+  std::vector<step_sample>* log = nullptr;
 
   rank_solver(const distributed_matrix<W>& m, std::size_t rank, rank_group& g, const options& o,
               const bucket_bounds<W>& b, vertex s)
@@ -214,14 +218,15 @@ struct rank_solver {
     return total;
   }
 
-  // One push of `u` over a part of A: t = min(t, A' min.+ u), I = the improved entries.
-  void push(const sparse_vector<W>& u, const matrix_operand<W>& part, statistics& st) {
-    I.clear();
+  // One push of `u` over a part of A: t = min(t, A' min.+ u), out = the entries it improved
+  // into `range`.
+  void push(const sparse_vector<W>& u, const matrix_operand<W>& part, sparse_vector<W>& out,
+            value_range<W> range, statistics& st) {
+    out.clear();
     if (u.nvals() == 0) return;
     descriptor push_only;
     push_only.dir = direction::push;
-    const value_range<W> everything{};  // [0, ∞): the improved entries wherever they lie
-    vxm(t, no_mask<W>(), accumulator::min, min_plus<W>(), u, part, push_only, ctx, &I, everything);
+    vxm(t, no_mask<W>(), accumulator::min, min_plus<W>(), u, part, push_only, ctx, &out, range);
     st.vertices_relaxed += u.nvals();
   }
 
@@ -265,11 +270,12 @@ struct rank_solver {
   std::uint64_t light_arcs = ~0ull, heavy_arcs = ~0ull;  // over every rank, once known
 
   // t = min(t, A min.+ u) over this rank's rows, u = every rank's frontier (gathered): only
-  // this rank's vertices improve, so the exchange after it sends nothing. The pull is floored by
-  // min(u) (mxv of a sparse u), so it reads only the arcs that can still improve a row: one
-  // GPU's live-rows pull, over the part.
-  void pull(const sparse_vector<W>& u, const matrix_operand<W>& part, statistics& st) {
-    I.clear();
+  // this rank's vertices improve, so there is nothing to send; out = those improved into
+  // `range`. The pull is floored by min(u) (mxv of a sparse u), so it reads only the arcs that
+  // can still improve a row: one GPU's live-rows pull, over the part.
+  void pull(const sparse_vector<W>& u, const matrix_operand<W>& part, sparse_vector<W>& out,
+            value_range<W> range, statistics& st) {
+    out.clear();
     const std::vector<std::uint64_t> counts = meet(std::uint64_t(u.nvals()));
     std::vector<std::size_t> at(parts + 1, 0);
     for (std::size_t q = 0; q < parts; ++q) at[q + 1] = at[q] + std::size_t(counts[q]);
@@ -304,19 +310,44 @@ struct rank_solver {
     }
     descriptor pull_only;
     pull_only.dir = direction::pull;
-    const value_range<W> everything{};
-    mxv(t, no_mask<W>(), accumulator::min, min_plus<W>(), part, gathered, pull_only, ctx, &I,
-        everything);
+    mxv(t, no_mask<W>(), accumulator::min, min_plus<W>(), part, gathered, pull_only, ctx, &out,
+        range);
     st.vertices_relaxed += u.nvals();
   }
 
-  void relax(const sparse_vector<W>& u, std::uint64_t frontier_rows,
-             const matrix_operand<W>& part, statistics& st) {
-    const auto clock = account.phase(&distributed_profile::relax_ms);
-    if (pulls(u, frontier_rows, *part.split, part.part))
-      pull(u, part, st);
-    else
-      push(u, part, st);
+  // One step from frontier u (frontier_rows over every rank) over a part of A, inside `bucket`;
+  // B becomes this rank's vertices improved inside it. Returns the size of B over every rank.
+  // A pull, or a push on one part, improves this rank's vertices only: the operator lists them
+  // straight into B, as one GPU's step does, and nothing is routed or sent. A push on several
+  // parts lists every improved entry in I for exchange() to route to its owner.
+  std::uint64_t step(const sparse_vector<W>& u, std::uint64_t frontier_rows,
+                     const matrix_operand<W>& part, value_range<W> bucket, statistics& st) {
+    bool own_only = true;
+    {
+      const auto clock = account.phase(&distributed_profile::relax_ms);
+      const auto begin = std::chrono::steady_clock::now();  // within the phase's clock
+      const bool pulled = pulls(u, frontier_rows, *part.split, part.part);
+      own_only = pulled || parts == 1;
+      if (pulled)
+        pull(u, part, B, bucket, st);
+      else if (own_only)
+        push(u, part, B, bucket, st);
+      else
+        push(u, part, I, value_range<W>{}, st);  // [0, ∞): wherever they lie
+      if (log)
+        log->push_back({pulled, part.part == row_part::heavy, frontier_rows,
+                        milliseconds_since(begin), own_only ? B.nvals() : I.nvals(), 0});
+    }
+    if (account.p) ++account.p->steps;
+    if (!own_only) {
+      const auto routed = std::chrono::steady_clock::now();
+      const std::uint64_t total = exchange(bucket);
+      if (log) log->back().exchange_ms = milliseconds_since(routed);
+      return total;
+    }
+    std::uint64_t total = 0;
+    for (std::uint64_t c : meet(std::uint64_t(B.nvals()))) total += c;
+    return total;
   }
 
   W min_over_ranks(W x) {
@@ -367,19 +398,15 @@ struct rank_solver {
         // the light loop: tB = t .* B; t = min(t, AL' min.+ tB); B = improved inside bucket i
         while (pending > 0) {
           gather(tB, t, B, ctx);
-          relax(tB, pending, light(A, *split), st);
+          pending = step(tB, pending, light(A, *split), bucket, st);
           ++st.iterations;
-          if (account.p) ++account.p->steps;
-          pending = exchange(bucket);
         }
         if (!has_heavy()) break;
         // S = bucket i, settled; t = min(t, AH' min.+ (t .* S)); stragglers (floats) into B
         select(S, bucket, {});
         settled_here = 0;
         for (std::uint64_t c : meet(std::uint64_t(S.nvals()))) settled_here += c;
-        relax(S, settled_here, heavy(A, *split), st);
-        if (account.p) ++account.p->steps;
-        pending = exchange(bucket);
+        pending = step(S, settled_here, heavy(A, *split), bucket, st);
       } while (pending > 0);
       if (bucket.hi == infinity<W>()) break;
       // the next non-empty bucket: the least t[v] >= (i+1)Δ over every rank
@@ -533,6 +560,7 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
   const detail::current_device_guard keep_device;
   a.comms().ensure();
   result<W> out;
+  std::vector<std::vector<detail::step_sample>> logs(profile ? a.parts() : 0);
   detail::rank_group group(a.parts());
   detail::run_ranks(
       a.parts(), group,
@@ -540,6 +568,7 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
         TROPIC_CUDA_CHECK(cudaSetDevice(a.devices()[rank]));
         detail::rank_solver<W> solver(a, rank, group, opts, buckets, source);
         if (rank == 0) solver.account.p = profile;
+        if (profile) solver.log = &logs[rank];
         try {
           result<W> r = solver.solve();
           if (rank == 0) out = std::move(r);
@@ -555,6 +584,7 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
         }
       },
       [&](std::size_t rank) { a.comms().abort(rank); });
+  if (profile) detail::merge_step_logs(*profile, logs);
   return out;
 }
 

@@ -5,7 +5,9 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -18,6 +20,36 @@ namespace tropic::detail {
 inline double milliseconds_since(std::chrono::steady_clock::time_point begin) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
       .count();
+}
+
+// One relaxation step as one rank saw it (distributed_profile::step_log).
+struct step_sample {
+  bool pull, heavy;
+  std::uint64_t frontier;
+  double relax_ms;
+  std::uint64_t improved;
+  double exchange_ms;  // 0: nothing was routed (a pull, or one part)
+};
+
+// The ranks' records into p.step_log, step by step (every rank takes every step: they are
+// collective).
+inline void merge_step_logs(distributed_profile& p,
+                            const std::vector<std::vector<step_sample>>& logs) {
+  p.step_log.clear();
+  std::size_t steps = logs.empty() ? 0 : logs[0].size();
+  for (const auto& log : logs) steps = std::min(steps, log.size());
+  for (std::size_t k = 0; k < steps; ++k) {
+    distributed_profile::step s;
+    s.pull = logs[0][k].pull;
+    s.heavy = logs[0][k].heavy;
+    s.frontier = logs[0][k].frontier;
+    for (const auto& log : logs) {
+      s.relax_ms.push_back(log[k].relax_ms);
+      s.improved.push_back(log[k].improved);
+      s.exchange_ms.push_back(log[k].exchange_ms);
+    }
+    p.step_log.push_back(std::move(s));
+  }
 }
 
 class profile_account {

@@ -94,7 +94,7 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
 // Where one distributed solve's time went, seen from rank 0's host thread (the first device's):
 // what limits the scaling (tropic_bench_multi_gpu --profile). Its wall time by phase, each
 // ending in a wait for the device, so host time is device time too: relaxing (the direction
-// rule, a pull's frontier gather, the push or pull), exchanging the improved distances with
+// rule, a pull's frontier gather, the push or pull), exchanging a push's improved distances with
 // their owners, selecting buckets; the rest is between them. Across the phases: the time blocked
 // in the solver's own waits on rank 0's stream (the operators wait inside the relax phase on
 // their own), at the ranks' host meetings (waiting for the slowest rank; the last one ends the
@@ -107,6 +107,20 @@ struct distributed_profile {
   std::uint64_t steps = 0;     // relaxation steps (light and heavy)
   std::uint64_t pulls = 0;     // of them, pulls of a gathered frontier
   std::uint64_t gathered = 0;  // frontier entries rank 0 received from its peers for the pulls
+  // Every relaxation step as each rank saw it: whether it pulled, whether it was a heavy step,
+  // its frontier over every rank, and per rank the host time of its relax phase (which ends in
+  // that rank's own wait), the entries its relax improved, and the host time of the exchange
+  // that routed them (0 when nothing was routed: a pull, or one part). Uneven times say the
+  // parts' work is uneven; even times that do not shrink with the parts say per-part costs do
+  // not scale.
+  struct step {
+    bool pull = false, heavy = false;
+    std::uint64_t frontier = 0;
+    std::vector<double> relax_ms;
+    std::vector<std::uint64_t> improved;
+    std::vector<double> exchange_ms;
+  };
+  std::vector<step> step_log;
 };
 // sssp(a, source, opts) filling *profile (when not null) as it goes.
 template <class W>

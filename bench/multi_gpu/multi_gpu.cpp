@@ -1,11 +1,14 @@
 // tropic_bench_multi_gpu: delta-stepping on one GPU and on several GPUs of this host, on the same
 // generated graph and sources, in one run (issue 38). Each part is generated on its own device
 // (generate_on_device; --host-generate: by a host thread, generate_rows, then uploaded): the
-// graph never passes through one host array unless --check asks for the host reference.
+// graph never passes through one host array unless --check asks for the host reference, or
+// --from-csr builds the split as tropic bench --devices does (the whole graph generated on the
+// host, its rows partitioned by partition_rows, then uploaded).
 //
-//   tropic_bench_multi_gpu GRAPH [--devices 0,1,2,3] [--sources K] [--runs R] [--seed S]
-//                          [--only-all] [--no-one-gpu] [--host-generate] [--certify]
-//                          [--certify-host] [--check] [--profile]
+//   tropic_bench_multi_gpu GRAPH [--devices 0,1,2,3] [--sources K | --source-list S,S,...]
+//                          [--runs R] [--seed S] [--only-all] [--no-one-gpu]
+//                          [--host-generate | --from-csr] [--certify] [--certify-host]
+//                          [--check] [--profile]
 //
 // For every device set (the first device alone, then the first 2, 4, ... of the list, then the
 // whole list; --only-all: the whole list alone): the matrix is built, then for each source one
@@ -21,7 +24,8 @@
 // bench. --profile: after each source's timed runs, one more solve that says where its time went
 // on rank 0 (tropic::distributed_profile: the relax, exchange and select phases and the time
 // between them; across them the solver's own waits, the host meetings and NCCL's time on the
-// stream; steps, pulls, entries gathered).
+// stream; steps, pulls, entries gathered), then each step's direction, frontier, and every
+// rank's relax time, improved entries and exchange time.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -50,15 +54,20 @@ double now_ms() {
       .count();
 }
 
-std::vector<int> parse_devices(const std::string& list) {
-  std::vector<int> out;
+// A comma-separated list of non-negative integers below `limit`.
+std::vector<std::uint64_t> parse_list(const std::string& option, const std::string& list,
+                                      std::uint64_t limit) {
+  std::vector<std::uint64_t> out;
   std::size_t at = 0;
   while (at <= list.size()) {
     const std::size_t comma = std::min(list.find(',', at), list.size());
     const std::string token = list.substr(at, comma - at);
-    if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos)
-      throw error(error_code::invalid_value, "--devices: '" + token + "' is not a device ordinal");
-    out.push_back(std::atoi(token.c_str()));
+    if (token.empty() || token.size() > 19 ||
+        token.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoull(token) >= limit)
+      throw error(error_code::invalid_value, option + ": '" + token + "' is not an integer below " +
+                                                 std::to_string(limit));
+    out.push_back(std::stoull(token));
     at = comma + 1;
   }
   return out;
@@ -66,9 +75,10 @@ std::vector<int> parse_devices(const std::string& list) {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: tropic_bench_multi_gpu GRAPH [--devices 0,1,...] [--sources K] [--runs R] "
-               "[--seed S] [--only-all] [--no-one-gpu] [--host-generate] [--certify] "
-               "[--certify-host] [--check] [--profile]\n"
+               "usage: tropic_bench_multi_gpu GRAPH [--devices 0,1,...] [--sources K | "
+               "--source-list S,S,...] [--runs R] [--seed S] [--only-all] [--no-one-gpu] "
+               "[--host-generate | --from-csr] [--certify] [--certify-host] [--check] "
+               "[--profile]\n"
                "  GRAPH: kron:SCALE[:EF] or grid:ROWS:COLS (uniform:N:DEG with --host-generate)\n");
   return 2;
 }
@@ -82,14 +92,17 @@ int main(int argc, char** argv) try {
   std::size_t sources_wanted = 4, runs = 5;
   std::uint64_t seed = 1;
   bool check = false, only_all = false, one_gpu = true, host_generate = false, certify_all = false;
-  bool certify_host = false, profile = false;
+  bool certify_host = false, profile = false, from_csr = false;
+  std::vector<vertex> sources;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) throw error(error_code::invalid_value, a + " needs a value");
       return argv[++i];
     };
-    if (a == "--devices") devices = parse_devices(value());
+    if (a == "--devices") {
+      for (std::uint64_t d : parse_list(a, value(), 1024)) devices.push_back(int(d));
+    }
     else if (a == "--sources") sources_wanted = std::stoul(value());
     else if (a == "--runs") runs = std::max<std::size_t>(1, std::stoul(value()));
     else if (a == "--seed") seed = std::stoull(value());
@@ -97,6 +110,11 @@ int main(int argc, char** argv) try {
     else if (a == "--only-all") only_all = true;
     else if (a == "--no-one-gpu") one_gpu = false;
     else if (a == "--host-generate") host_generate = true;
+    else if (a == "--from-csr") from_csr = true;
+    else if (a == "--source-list") {
+      for (std::uint64_t v : parse_list(a, value(), std::uint64_t(1) << 32))
+        sources.push_back(vertex(v));
+    }
     else if (a == "--certify") certify_all = true;
     else if (a == "--certify-host") certify_all = certify_host = true;
     else if (a == "--profile") profile = true;
@@ -116,10 +134,20 @@ int main(int argc, char** argv) try {
   }
   if (devices.size() > 1 || sets.empty()) sets.push_back(devices);
 
+  if (host_generate && from_csr) return usage();
   const vertex n = graph_spec_vertices(spec);
   auto block = [&](row_range rows) { return generate_rows<W>(spec, seed, rows); };
   // Kronecker and grid graphs are symmetric by construction: the solve may pull.
   const bool symmetric = spec.rfind("kron:", 0) == 0 || spec.rfind("grid:", 0) == 0;
+  const csr<W> whole_csr = from_csr ? generate<W>(spec, seed) : csr<W>{};
+  auto split = [&](const std::vector<int>& set) {
+    return from_csr        ? distributed_matrix<W>(whole_csr, set)
+           : host_generate ? distributed_matrix<W>(n, set, block, symmetric)
+                           : distributed_matrix<W>(spec, seed, set);
+  };
+  const char* how = from_csr        ? "generated on the host, split by partition_rows, uploaded"
+                    : host_generate ? "generated on the host and uploaded"
+                                    : "generated on the devices";
   std::printf("graph %s (seed %llu), %u vertices; devices:", spec.c_str(),
               (unsigned long long)seed, n);
   for (int d : devices) {
@@ -129,23 +157,25 @@ int main(int argc, char** argv) try {
   }
   std::printf("\n");
 
-  std::vector<vertex> sources;
+  for (vertex s : sources)
+    if (s >= n)
+      throw error(error_code::invalid_index, "--source-list: vertex " + std::to_string(s) +
+                                                 " is out of range (" + std::to_string(n) +
+                                                 " vertices)");
+  const bool sources_given = !sources.empty();
   std::vector<std::vector<W>> first_answers;
   std::vector<std::vector<double>> medians;  // per set, per source
   std::uint64_t mismatches = 0;
   for (const std::vector<int>& set : sets) {
     const double t0 = now_ms();
-    const distributed_matrix<W> a = host_generate ? distributed_matrix<W>(n, set, block, symmetric)
-                                                  : distributed_matrix<W>(spec, seed, set);
+    const distributed_matrix<W> a = split(set);
     const double build_ms = now_ms() - t0;
     std::string names;
     for (int d : set) names += (names.empty() ? "" : ",") + std::to_string(d);
     std::printf("devices %s: %llu arcs in %zu parts, %s in %.0f ms\n", names.c_str(),
-                (unsigned long long)a.arcs(), a.parts(),
-                host_generate ? "generated on the host and uploaded" : "generated on the devices",
-                build_ms);
+                (unsigned long long)a.arcs(), a.parts(), how, build_ms);
     medians.emplace_back();
-    if (sources.empty()) {
+    if (!sources_given && sources.empty()) {
       // Sources that reach at least 1% of the graph (a Kronecker graph has many isolated
       // vertices), drawn by a fixed hash of the seed.
       std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 12345;
@@ -192,6 +222,16 @@ int main(int argc, char** argv) try {
             (unsigned long long)p.waits, p.meet_ms, (unsigned long long)p.meetings, p.nccl_ms,
             (unsigned long long)p.transfers, (unsigned long long)p.steps,
             (unsigned long long)p.pulls, (unsigned long long)p.gathered);
+        for (std::size_t k = 0; k < p.step_log.size(); ++k) {
+          const distributed_profile::step& st = p.step_log[k];
+          std::printf("      step %zu: %s %s, frontier %llu; by rank, relax ms/improved/exchange "
+                      "ms:", k, st.heavy ? "heavy" : "light", st.pull ? "pull" : "push",
+                      (unsigned long long)st.frontier);
+          for (std::size_t r = 0; r < st.relax_ms.size(); ++r)
+            std::printf(" %.3f/%llu/%.3f", st.relax_ms[r], (unsigned long long)st.improved[r],
+                        st.exchange_ms[r]);
+          std::printf("\n");
+        }
       }
     }
   }
@@ -206,9 +246,7 @@ int main(int argc, char** argv) try {
   };
   // --certify: the whole list's answers with parents, certified over its parts.
   if (certify_all) {
-    const distributed_matrix<W> a = host_generate
-                                        ? distributed_matrix<W>(n, devices, block, symmetric)
-                                        : distributed_matrix<W>(spec, seed, devices);
+    const distributed_matrix<W> a = split(devices);
     for (std::size_t i = 0; i < sources.size(); ++i) {
       options o;
       o.parents = true;

@@ -238,7 +238,27 @@ TEST_SUITE("distributed") {
     CHECK(p.steps >= r.stats.iterations);
     CHECK(p.steps < r.stats.iterations + 2 * r.stats.buckets + 2);
     CHECK(p.pulls <= p.steps);
+    // The step log: every step once, every rank's numbers, rank 0's relax times within its
+    // phase; a pull routes nothing, and on one part no step does.
+    REQUIRE(p.step_log.size() == p.steps);
+    std::uint64_t pulls = 0;
+    double rank0_relax = 0;
+    for (const distributed_profile::step& st : p.step_log) {
+      REQUIRE(st.relax_ms.size() == a.parts());
+      REQUIRE(st.improved.size() == a.parts());
+      REQUIRE(st.exchange_ms.size() == a.parts());
+      pulls += st.pull;
+      rank0_relax += st.relax_ms[0];
+      for (std::size_t rank = 0; rank < a.parts(); ++rank) {
+        CHECK(st.relax_ms[rank] >= 0);
+        CHECK(st.improved[rank] <= g.n);
+        if (st.pull || a.parts() == 1) CHECK(st.exchange_ms[rank] == 0);
+      }
+    }
+    CHECK(pulls == p.pulls);
+    CHECK(rank0_relax <= p.relax_ms * (1 + 1e-9));
     if (a.parts() == 1) {
+      CHECK(p.exchange_ms == 0);
       CHECK(p.transfers == 0);
       CHECK(p.gathered == 0);
     } else {
