@@ -87,6 +87,7 @@ struct rank_solver {
   // rank's record of its steps then.
   profile_account account;
   std::vector<step_sample>* log = nullptr;
+  event_span gathering;  // a pull's gather, when steps are logged
 
   rank_solver(const distributed_matrix<W>& m, std::size_t rank, rank_group& g, const options& o,
               const bucket_bounds<W>& b, vertex s)
@@ -279,6 +280,7 @@ struct rank_solver {
     const std::vector<std::uint64_t> counts = meet(std::uint64_t(u.nvals()));
     std::vector<std::size_t> at(parts + 1, 0);
     for (std::size_t q = 0; q < parts; ++q) at[q + 1] = at[q] + std::size_t(counts[q]);
+    if (log) gathering.begin(stream);
     if (counts[me]) {
       TROPIC_CUDA_CHECK(cudaMemcpyAsync(gathered.indices() + at[me], u.indices(),
                                         counts[me] * sizeof(vertex), cudaMemcpyDeviceToDevice,
@@ -303,6 +305,7 @@ struct rank_solver {
         transfer([&] { matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream); });
       }
     }
+    if (log) gathering.end(stream);
     gathered.set_nvals(at[parts]);
     if (account.p) {
       ++account.p->pulls;
@@ -336,7 +339,8 @@ struct rank_solver {
         push(u, part, I, value_range<W>{}, st);  // [0, ∞): wherever they lie
       if (log)
         log->push_back({pulled, part.part == row_part::heavy, frontier_rows,
-                        milliseconds_since(begin), own_only ? B.nvals() : I.nvals(), 0});
+                        milliseconds_since(begin), own_only ? B.nvals() : I.nvals(), 0,
+                        pulled ? gathering.ms() : 0});
     }
     if (account.p) ++account.p->steps;
     if (!own_only) {

@@ -29,6 +29,35 @@ struct step_sample {
   double relax_ms;
   std::uint64_t improved;
   double exchange_ms;  // 0: nothing was routed (a pull, or one part)
+  double gather_ms;    // a pull's gather of the frontier on the stream (events); 0 for a push
+};
+
+// Two CUDA events around work on a stream, made on first use and freed with the pair.
+class event_span {
+ public:
+  event_span() = default;
+  event_span(const event_span&) = delete;
+  event_span& operator=(const event_span&) = delete;
+  ~event_span() {
+    if (begin_) cudaEventDestroy(begin_);
+    if (end_) cudaEventDestroy(end_);
+  }
+  void begin(cudaStream_t stream) {
+    if (!begin_) TROPIC_CUDA_CHECK(cudaEventCreate(&begin_));
+    if (!end_) TROPIC_CUDA_CHECK(cudaEventCreate(&end_));
+    TROPIC_CUDA_CHECK(cudaEventRecord(begin_, stream));
+  }
+  void end(cudaStream_t stream) { TROPIC_CUDA_CHECK(cudaEventRecord(end_, stream)); }
+  // The time between them, once the stream has passed the second (0 before then).
+  double ms() const {
+    float ms = 0;
+    if (!end_ || cudaEventQuery(end_) != cudaSuccess) return 0;
+    TROPIC_CUDA_CHECK(cudaEventElapsedTime(&ms, begin_, end_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t begin_ = nullptr, end_ = nullptr;
 };
 
 // The ranks' records into p.step_log, step by step (every rank takes every step: they are
@@ -47,6 +76,7 @@ inline void merge_step_logs(distributed_profile& p,
       s.relax_ms.push_back(log[k].relax_ms);
       s.improved.push_back(log[k].improved);
       s.exchange_ms.push_back(log[k].exchange_ms);
+      s.gather_ms.push_back(log[k].gather_ms);
     }
     p.step_log.push_back(std::move(s));
   }

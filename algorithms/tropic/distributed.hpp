@@ -110,7 +110,8 @@ struct distributed_profile {
   // Every relaxation step as each rank saw it: whether it pulled, whether it was a heavy step,
   // its frontier over every rank, and per rank the host time of its relax phase (which ends in
   // that rank's own wait), the entries its relax improved, and the host time of the exchange
-  // that routed them (0 when nothing was routed: a pull, or one part). Uneven times say the
+  // that routed them (0 when nothing was routed: a pull, or one part), and for a pull the
+  // device time of gathering the frontier (within its relax time). Uneven times say the
   // parts' work is uneven; even times that do not shrink with the parts say per-part costs do
   // not scale.
   struct step {
@@ -119,6 +120,7 @@ struct distributed_profile {
     std::vector<double> relax_ms;
     std::vector<std::uint64_t> improved;
     std::vector<double> exchange_ms;
+    std::vector<double> gather_ms;
   };
   std::vector<step> step_log;
 };
