@@ -88,6 +88,7 @@ struct rank_solver {
   profile_account account;
   std::vector<step_sample>* log = nullptr;
   event_span gathering;  // a pull's gather, when steps are logged
+  event_span routing, sending, applying;  // an exchange's three parts, likewise
 
   rank_solver(const distributed_matrix<W>& m, std::size_t rank, rank_group& g, const options& o,
               const bucket_bounds<W>& b, vertex s)
@@ -158,6 +159,7 @@ struct rank_solver {
   std::uint64_t exchange(value_range<W> bucket) {
     const auto clock = account.phase(&distributed_profile::exchange_ms);
     ++now;
+    if (log) routing.begin(stream);
     TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, (parts + 1) * sizeof(unsigned long long),
                                       stream));
     if (I.nvals() > 0) {
@@ -167,6 +169,7 @@ struct rank_solver {
           stamps.data(), now);
       TROPIC_CUDA_CHECK(cudaGetLastError());
     }
+    if (log) routing.end(stream);
     read_counters();
     std::vector<unsigned long long> sends(counters_host.data(), counters_host.data() + parts);
     const std::size_t kept = counters_host.data()[parts];
@@ -186,6 +189,7 @@ struct rank_solver {
       std::vector<const void*> out(parts);
       std::vector<void*> in(parts);
       std::vector<std::size_t> out_bytes(parts), in_bytes(parts);
+      if (log) sending.begin(stream);
       // ids then values: two groups, so that each message is one contiguous block
       for (int pass = 0; pass < 2; ++pass) {
         for (std::size_t q = 0; q < parts; ++q) {
@@ -200,6 +204,8 @@ struct rank_solver {
         }
         transfer([&] { matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream); });
       }
+      if (log) sending.end(stream);
+      if (log) applying.begin(stream);
       for (std::size_t q = 0; q < parts; ++q) {
         if (!receive[q]) continue;
         apply_received<<<blocks_for(receive[q]), block_threads, 0, stream>>>(
@@ -207,6 +213,7 @@ struct rank_solver {
             own.begin, bucket, B.indices(), counters.data() + parts, stamps.data(), now);
         TROPIC_CUDA_CHECK(cudaGetLastError());
       }
+      if (log) applying.end(stream);
     }
     std::size_t next = kept;
     if (received > 0) {
@@ -214,6 +221,13 @@ struct rank_solver {
       next = counters_host.data()[parts];
     }
     B.set_nvals(next);
+    if (log) {
+      wait();  // the events below are on the stream
+      step_sample& last = log->back();
+      last.route_ms = routing.ms();
+      last.send_ms = parts > 1 ? sending.ms() : 0;
+      last.apply_ms = parts > 1 ? applying.ms() : 0;
+    }
     std::uint64_t total = 0;
     for (std::uint64_t c : meet(std::uint64_t(next))) total += c;
     return total;
@@ -339,7 +353,7 @@ struct rank_solver {
         push(u, part, I, value_range<W>{}, st);  // [0, ∞): wherever they lie
       if (log)
         log->push_back({pulled, part.part == row_part::heavy, frontier_rows,
-                        milliseconds_since(begin), own_only ? B.nvals() : I.nvals(), 0,
+                        milliseconds_since(begin), own_only ? B.nvals() : I.nvals(),
                         pulled ? gathering.ms() : 0});
     }
     if (account.p) ++account.p->steps;

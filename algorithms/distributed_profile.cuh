@@ -28,8 +28,10 @@ struct step_sample {
   std::uint64_t frontier;
   double relax_ms;
   std::uint64_t improved;
-  double exchange_ms;  // 0: nothing was routed (a pull, or one part)
-  double gather_ms;    // a pull's gather of the frontier on the stream (events); 0 for a push
+  double gather_ms;  // a pull's gather of the frontier on the stream (events); 0 for a push
+  // The exchange after a push on several parts (0 when nothing was routed): its host time, and
+  // on the stream its route kernel, NCCL transfers and apply kernels (events).
+  double exchange_ms = 0, route_ms = 0, send_ms = 0, apply_ms = 0;
 };
 
 // Two CUDA events around work on a stream, made on first use and freed with the pair.
@@ -75,8 +77,11 @@ inline void merge_step_logs(distributed_profile& p,
     for (const auto& log : logs) {
       s.relax_ms.push_back(log[k].relax_ms);
       s.improved.push_back(log[k].improved);
-      s.exchange_ms.push_back(log[k].exchange_ms);
       s.gather_ms.push_back(log[k].gather_ms);
+      s.exchange_ms.push_back(log[k].exchange_ms);
+      s.route_ms.push_back(log[k].route_ms);
+      s.send_ms.push_back(log[k].send_ms);
+      s.apply_ms.push_back(log[k].apply_ms);
     }
     p.step_log.push_back(std::move(s));
   }

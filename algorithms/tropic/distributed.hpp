@@ -108,19 +108,18 @@ struct distributed_profile {
   std::uint64_t pulls = 0;     // of them, pulls of a gathered frontier
   std::uint64_t gathered = 0;  // frontier entries rank 0 received from its peers for the pulls
   // Every relaxation step as each rank saw it: whether it pulled, whether it was a heavy step,
-  // its frontier over every rank, and per rank the host time of its relax phase (which ends in
-  // that rank's own wait), the entries its relax improved, and the host time of the exchange
-  // that routed them (0 when nothing was routed: a pull, or one part), and for a pull the
-  // device time of gathering the frontier (within its relax time). Uneven times say the
-  // parts' work is uneven; even times that do not shrink with the parts say per-part costs do
-  // not scale.
+  // its frontier over every rank, and per rank: the host time of its relax phase (which ends in
+  // that rank's own wait), of it a pull's gather of the frontier (device time), the entries its
+  // relax improved; then the host time of the exchange that routed them (0 when nothing was
+  // routed: a pull, or one part) and, on the device, its route kernel, NCCL transfers and
+  // apply kernels. Uneven times say the parts' work is uneven; even times that do not shrink
+  // with the parts say per-part costs do not scale.
   struct step {
     bool pull = false, heavy = false;
     std::uint64_t frontier = 0;
-    std::vector<double> relax_ms;
+    std::vector<double> relax_ms, gather_ms;
     std::vector<std::uint64_t> improved;
-    std::vector<double> exchange_ms;
-    std::vector<double> gather_ms;
+    std::vector<double> exchange_ms, route_ms, send_ms, apply_ms;
   };
   std::vector<step> step_log;
 };

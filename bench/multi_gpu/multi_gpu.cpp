@@ -26,7 +26,7 @@
 // between them; across them the solver's own waits, the host meetings and NCCL's time on the
 // stream; steps, pulls, entries gathered), then each step's direction, frontier, and every
 // rank's relax time (and a pull's gather of the frontier within it), improved entries and
-// exchange time.
+// exchange time (and its route kernel, NCCL transfers and apply kernels).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -225,12 +225,14 @@ int main(int argc, char** argv) try {
             (unsigned long long)p.pulls, (unsigned long long)p.gathered);
         for (std::size_t k = 0; k < p.step_log.size(); ++k) {
           const distributed_profile::step& st = p.step_log[k];
-          std::printf("      step %zu: %s %s, frontier %llu; by rank, relax ms (of it gather "
-                      "ms)/improved/exchange ms:", k, st.heavy ? "heavy" : "light",
-                      st.pull ? "pull" : "push", (unsigned long long)st.frontier);
+          std::printf("      step %zu: %s %s, frontier %llu; by rank, relax ms (gather) / "
+                      "improved / exchange ms (route, send, apply):",
+                      k, st.heavy ? "heavy" : "light", st.pull ? "pull" : "push",
+                      (unsigned long long)st.frontier);
           for (std::size_t r = 0; r < st.relax_ms.size(); ++r)
-            std::printf(" %.3f (%.3f)/%llu/%.3f", st.relax_ms[r], st.gather_ms[r],
-                        (unsigned long long)st.improved[r], st.exchange_ms[r]);
+            std::printf("  %.3f (%.3f) / %llu / %.3f (%.3f, %.3f, %.3f)", st.relax_ms[r],
+                        st.gather_ms[r], (unsigned long long)st.improved[r], st.exchange_ms[r],
+                        st.route_ms[r], st.send_ms[r], st.apply_ms[r]);
           std::printf("\n");
         }
       }

@@ -248,12 +248,20 @@ TEST_SUITE("distributed") {
       REQUIRE(st.improved.size() == a.parts());
       REQUIRE(st.exchange_ms.size() == a.parts());
       REQUIRE(st.gather_ms.size() == a.parts());
+      REQUIRE(st.route_ms.size() == a.parts());
+      REQUIRE(st.send_ms.size() == a.parts());
+      REQUIRE(st.apply_ms.size() == a.parts());
       pulls += st.pull;
       rank0_relax += st.relax_ms[0];
       for (std::size_t rank = 0; rank < a.parts(); ++rank) {
         CHECK(st.relax_ms[rank] >= 0);
         CHECK(st.improved[rank] <= g.n);
-        if (st.pull || a.parts() == 1) CHECK(st.exchange_ms[rank] == 0);
+        if (st.pull || a.parts() == 1) {
+          CHECK(st.exchange_ms[rank] == 0);
+          CHECK(st.route_ms[rank] + st.send_ms[rank] + st.apply_ms[rank] == 0);
+        }
+        CHECK(st.route_ms[rank] + st.send_ms[rank] + st.apply_ms[rank] <=
+              st.exchange_ms[rank] * (1 + 1e-6) + 1e-3);
         if (!st.pull) CHECK(st.gather_ms[rank] == 0);
         CHECK(st.gather_ms[rank] <= st.relax_ms[rank] * (1 + 1e-6) + 1e-3);
       }
