@@ -233,15 +233,16 @@ struct rank_solver {
     return total;
   }
 
-  // One push of `u` over a part of A: t = min(t, A' min.+ u), out = the entries it improved
-  // into `range`.
-  void push(const sparse_vector<W>& u, const matrix_operand<W>& part, sparse_vector<W>& out,
+  // One push of `u` over a part of A: t = min(t, A' min.+ u), `improved` = the entries it
+  // improved into `range`.
+  void push(const sparse_vector<W>& u, const matrix_operand<W>& part, sparse_vector<W>& improved,
             value_range<W> range, statistics& st) {
-    out.clear();
+    improved.clear();
     if (u.nvals() == 0) return;
     descriptor push_only;
     push_only.dir = direction::push;
-    vxm(t, no_mask<W>(), accumulator::min, min_plus<W>(), u, part, push_only, ctx, &out, range);
+    vxm(t, no_mask<W>(), accumulator::min, min_plus<W>(), u, part, push_only, ctx, &improved,
+        range);
     st.vertices_relaxed += u.nvals();
   }
 
@@ -285,12 +286,12 @@ struct rank_solver {
   std::uint64_t light_arcs = ~0ull, heavy_arcs = ~0ull;  // over every rank, once known
 
   // t = min(t, A min.+ u) over this rank's rows, u = every rank's frontier (gathered): only
-  // this rank's vertices improve, so there is nothing to send; out = those improved into
-  // `range`. The pull is floored by min(u) (mxv of a sparse u), so it reads only the arcs that
-  // can still improve a row: one GPU's live-rows pull, over the part.
-  void pull(const sparse_vector<W>& u, const matrix_operand<W>& part, sparse_vector<W>& out,
+  // this rank's vertices improve, so there is nothing to send; `improved` = those improved
+  // into `range`. The pull is floored by min(u) (mxv of a sparse u), so it reads only the arcs
+  // that can still improve a row: one GPU's live-rows pull, over the part.
+  void pull(const sparse_vector<W>& u, const matrix_operand<W>& part, sparse_vector<W>& improved,
             value_range<W> range, statistics& st) {
-    out.clear();
+    improved.clear();
     const std::vector<std::uint64_t> counts = meet(std::uint64_t(u.nvals()));
     std::vector<std::size_t> at(parts + 1, 0);
     for (std::size_t q = 0; q < parts; ++q) at[q + 1] = at[q] + std::size_t(counts[q]);
@@ -327,8 +328,8 @@ struct rank_solver {
     }
     descriptor pull_only;
     pull_only.dir = direction::pull;
-    mxv(t, no_mask<W>(), accumulator::min, min_plus<W>(), part, gathered, pull_only, ctx, &out,
-        range);
+    mxv(t, no_mask<W>(), accumulator::min, min_plus<W>(), part, gathered, pull_only, ctx,
+        &improved, range);
     st.vertices_relaxed += u.nvals();
   }
 
