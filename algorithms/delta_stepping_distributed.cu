@@ -154,8 +154,9 @@ struct rank_solver {
     return least_host.data()[0];
   }
 
-  // After a vxm that listed its improved entries in I: route, exchange, apply. B becomes this
-  // rank's vertices improved inside `bucket`; returns the size of B over every rank.
+  // After a push on several parts that listed its improved entries in I: route, exchange,
+  // apply. B becomes this rank's vertices improved inside `bucket`; returns the size of B over
+  // every rank.
   std::uint64_t exchange(value_range<W> bucket) {
     const auto clock = account.phase(&distributed_profile::exchange_ms);
     ++now;
@@ -184,37 +185,35 @@ struct rank_solver {
       received += receive[q];
       if (q != me) exchanged += sends[q];
     }
-    if (parts > 1) {
-      const std::size_t cap = own.size();
-      std::vector<const void*> out(parts);
-      std::vector<void*> in(parts);
-      std::vector<std::size_t> out_bytes(parts), in_bytes(parts);
-      if (log) sending.begin(stream);
-      // ids then values: two groups, so that each message is one contiguous block
-      for (int pass = 0; pass < 2; ++pass) {
-        for (std::size_t q = 0; q < parts; ++q) {
-          const std::size_t at = matrix.ranges()[q].begin;
-          out[q] = pass == 0 ? static_cast<const void*>(send_ids.data() + at)
-                             : static_cast<const void*>(send_values.data() + at);
-          in[q] = pass == 0 ? static_cast<void*>(recv_ids.data() + q * cap)
-                            : static_cast<void*>(recv_values.data() + q * cap);
-          const std::size_t item = pass == 0 ? sizeof(vertex) : sizeof(W);
-          out_bytes[q] = q == me ? 0 : std::size_t(sends[q]) * item;
-          in_bytes[q] = receive[q] * item;
-        }
-        transfer([&] { matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream); });
-      }
-      if (log) sending.end(stream);
-      if (log) applying.begin(stream);
+    const std::size_t cap = own.size();
+    std::vector<const void*> out(parts);
+    std::vector<void*> in(parts);
+    std::vector<std::size_t> out_bytes(parts), in_bytes(parts);
+    if (log) sending.begin(stream);
+    // ids then values: two groups, so that each message is one contiguous block
+    for (int pass = 0; pass < 2; ++pass) {
       for (std::size_t q = 0; q < parts; ++q) {
-        if (!receive[q]) continue;
-        apply_received<<<blocks_for(receive[q]), block_threads, 0, stream>>>(
-            recv_ids.data() + q * cap, recv_values.data() + q * cap, receive[q], t.data(),
-            own.begin, bucket, B.indices(), counters.data() + parts, stamps.data(), now);
-        TROPIC_CUDA_CHECK(cudaGetLastError());
+        const std::size_t at = matrix.ranges()[q].begin;
+        out[q] = pass == 0 ? static_cast<const void*>(send_ids.data() + at)
+                           : static_cast<const void*>(send_values.data() + at);
+        in[q] = pass == 0 ? static_cast<void*>(recv_ids.data() + q * cap)
+                          : static_cast<void*>(recv_values.data() + q * cap);
+        const std::size_t item = pass == 0 ? sizeof(vertex) : sizeof(W);
+        out_bytes[q] = q == me ? 0 : std::size_t(sends[q]) * item;
+        in_bytes[q] = receive[q] * item;
       }
-      if (log) applying.end(stream);
+      transfer([&] { matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream); });
     }
+    if (log) sending.end(stream);
+    if (log) applying.begin(stream);
+    for (std::size_t q = 0; q < parts; ++q) {
+      if (!receive[q]) continue;
+      apply_received<<<blocks_for(receive[q]), block_threads, 0, stream>>>(
+          recv_ids.data() + q * cap, recv_values.data() + q * cap, receive[q], t.data(),
+          own.begin, bucket, B.indices(), counters.data() + parts, stamps.data(), now);
+      TROPIC_CUDA_CHECK(cudaGetLastError());
+    }
+    if (log) applying.end(stream);
     std::size_t next = kept;
     if (received > 0) {
       read_counters();
@@ -225,8 +224,8 @@ struct rank_solver {
       wait();  // the events below are on the stream
       step_sample& last = log->back();
       last.route_ms = routing.ms();
-      last.send_ms = parts > 1 ? sending.ms() : 0;
-      last.apply_ms = parts > 1 ? applying.ms() : 0;
+      last.send_ms = sending.ms();
+      last.apply_ms = applying.ms();
     }
     std::uint64_t total = 0;
     for (std::uint64_t c : meet(std::uint64_t(next))) total += c;
