@@ -16,7 +16,8 @@
 // symmetric (a part's rows are then its vertices' in-arcs): every rank's frontier is gathered
 // by NCCL, and each rank's pull improves only its own vertices. Such a step, and any step on one
 // part, lists its improved entries inside the bucket straight into B, as one GPU's does: no
-// route, no exchange.
+// route, no exchange. test/support/distributed_model.hpp runs this protocol on the CPU over
+// simulated ranks (CI has no GPU); test_distributed.cu checks this solver against one GPU's.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
