@@ -1,6 +1,7 @@
-// Rank 0's account of a distributed solve (tropic::distributed_profile, distributed.hpp): the
-// host time of its phases, its own waits and the ranks' meetings, and CUDA events around its
-// NCCL transfers. Every method is a plain pass-through when no profile was asked for.
+// Where a distributed solve's time goes (tropic::distributed_profile, distributed.hpp): rank 0's
+// account (the host time of its phases, its own waits and the ranks' meetings, CUDA events
+// around its NCCL transfers; every method a plain pass-through when no profile was asked for),
+// and every rank's record of its steps, merged into the profile's step log after the solve.
 #pragma once
 
 #include <cuda_runtime.h>
