@@ -21,21 +21,16 @@ statistics sssp_into(const distributed_matrix<W>& a, const std::vector<vertex>& 
   const auto start = std::chrono::steady_clock::now();
   detail::check_vertex_list(a.rows(), sources, "source");
   detail::check_cutoff(opts.cutoff);
-  if (!sources.empty() && (!distances || (opts.parents && !parents)))
-    throw error(error_code::invalid_value,
-                "sssp_into: no memory given for the distances (or the parents options.parents "
-                "asks for)");
   const std::size_t n = a.rows();
-  statistics stats;
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    const result<W> r = sssp(a, sources[i], opts);
-    std::copy(r.distances.begin(), r.distances.end(), distances + i * n);
-    if (opts.parents) std::copy(r.parents.begin(), r.parents.end(), parents + i * n);
-    detail::add_stats(stats, r.stats);
-  }
-  stats.milliseconds =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return stats;
+  return detail::into_caller_memory(start, sources.size(), opts, distances, parents,
+                                    [&](statistics& stats) {
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const result<W> r = sssp(a, sources[i], opts);
+      std::copy(r.distances.begin(), r.distances.end(), distances + i * n);
+      if (opts.parents) std::copy(r.parents.begin(), r.parents.end(), parents + i * n);
+      detail::add_stats(stats, r.stats);
+    }
+  });
 }
 
 template <class W>

@@ -86,15 +86,10 @@ statistics sssp_into(const device_matrix<W>& a, const std::vector<vertex>& sourc
                      const options& opts, W* distances, std::int64_t* parents) {
   const auto start = std::chrono::steady_clock::now();
   detail::check_many(a, sources, opts, "source");
-  if (!sources.empty() && (!distances || (opts.parents && !parents)))
-    throw error(error_code::invalid_value,
-                "sssp_into: no memory given for the distances (or the parents options.parents "
-                "asks for)");
-  statistics stats;
-  detail::solve_many_gpu(a, sources, opts, distances, parents, stats);
-  stats.milliseconds =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return stats;
+  return detail::into_caller_memory(start, sources.size(), opts, distances, parents,
+                                    [&](statistics& stats) {
+    detail::solve_many_gpu(a, sources, opts, distances, parents, stats);
+  });
 }
 
 template <class W>

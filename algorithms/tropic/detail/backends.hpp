@@ -1,6 +1,9 @@
 // Internal: the functions sssp() dispatches to. Each lives in its own file under algorithms/.
 #pragma once
 
+#include <chrono>
+
+#include "tropic/error.hpp"
 #include "tropic/sssp.hpp"
 
 namespace tropic::detail {
@@ -91,6 +94,23 @@ multi_result<W> rows_from(std::size_t n, const std::vector<vertex>& sources, boo
   if (parents) out.parents.resize(out.distances.size());
   out.stats = into(out.distances.data(), parents ? out.parents.data() : nullptr);
   return out;
+}
+// sssp_into's frame over any matrix, after that matrix's own checks of its arguments: the
+// caller's memory (distances, and parents when options.parents asks) given for a non-empty list,
+// then solve(stats), then stats.milliseconds = the whole call's wall time since `start`.
+template <class Solve>
+statistics into_caller_memory(std::chrono::steady_clock::time_point start, std::size_t sources,
+                              const options& opts, const void* distances, const void* parents,
+                              Solve&& solve) {
+  if (sources && (!distances || (opts.parents && !parents)))
+    throw error(error_code::invalid_value,
+                "sssp_into: no memory given for the distances (or the parents options.parents "
+                "asks for)");
+  statistics stats;
+  solve(stats);
+  stats.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return stats;
 }
 // algorithms/sssp_many.cpp: physical memory, what a k x n result must fit in whatever the
 // chunking.
