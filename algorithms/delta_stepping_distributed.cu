@@ -187,24 +187,16 @@ struct rank_solver {
       if (q != me) exchanged += sends[q];
     }
     const std::size_t cap = own.size();
-    std::vector<const void*> out(parts);
-    std::vector<void*> in(parts);
-    std::vector<std::size_t> out_bytes(parts), in_bytes(parts);
-    if (log) sending.begin(stream);
-    // ids then values: two groups, so that each message is one contiguous block
-    for (int pass = 0; pass < 2; ++pass) {
-      for (std::size_t q = 0; q < parts; ++q) {
-        const std::size_t at = matrix.ranges()[q].begin;
-        out[q] = pass == 0 ? static_cast<const void*>(send_ids.data() + at)
-                           : static_cast<const void*>(send_values.data() + at);
-        in[q] = pass == 0 ? static_cast<void*>(recv_ids.data() + q * cap)
-                          : static_cast<void*>(recv_values.data() + q * cap);
-        const std::size_t item = pass == 0 ? sizeof(vertex) : sizeof(W);
-        out_bytes[q] = q == me ? 0 : std::size_t(sends[q]) * item;
-        in_bytes[q] = receive[q] * item;
-      }
-      transfer([&] { matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream); });
+    std::vector<std::size_t> send_at(parts), send_count(parts), recv_at(parts);
+    for (std::size_t q = 0; q < parts; ++q) {
+      send_at[q] = matrix.ranges()[q].begin;
+      send_count[q] = std::size_t(sends[q]);
+      recv_at[q] = q * cap;
     }
+    if (log) sending.begin(stream);
+    matrix.comms().exchange_entries(me, send_ids.data(), send_values.data(), send_at, send_count,
+                                    recv_ids.data(), recv_values.data(), recv_at, receive, stream,
+                                    [&](auto&& nccl) { transfer(nccl); });
     if (log) sending.end(stream);
     if (log) applying.begin(stream);
     for (std::size_t q = 0; q < parts; ++q) {
@@ -304,21 +296,12 @@ struct rank_solver {
                                         counts[me] * sizeof(W), cudaMemcpyDeviceToDevice, stream));
     }
     if (parts > 1) {
-      std::vector<const void*> out(parts);
-      std::vector<void*> in(parts);
-      std::vector<std::size_t> out_bytes(parts), in_bytes(parts);
-      for (int pass = 0; pass < 2; ++pass) {
-        const std::size_t item = pass == 0 ? sizeof(vertex) : sizeof(W);
-        for (std::size_t q = 0; q < parts; ++q) {
-          out[q] = pass == 0 ? static_cast<const void*>(u.indices())
-                             : static_cast<const void*>(u.values());
-          in[q] = pass == 0 ? static_cast<void*>(gathered.indices() + at[q])
-                            : static_cast<void*>(gathered.values() + at[q]);
-          out_bytes[q] = q == me ? 0 : std::size_t(u.nvals()) * item;
-          in_bytes[q] = q == me ? 0 : std::size_t(counts[q]) * item;
-        }
-        transfer([&] { matrix.comms().exchange(me, out, out_bytes, in, in_bytes, stream); });
-      }
+      // the whole frontier to every peer; peer q's into its block of `gathered`
+      const std::vector<std::size_t> send_at(parts, 0), send_count(parts, u.nvals());
+      const std::vector<std::size_t> recv_count(counts.begin(), counts.end());
+      matrix.comms().exchange_entries(me, u.indices(), u.values(), send_at, send_count,
+                                      gathered.indices(), gathered.values(), at, recv_count,
+                                      stream, [&](auto&& nccl) { transfer(nccl); });
     }
     if (log) gathering.end(stream);
     gathered.set_nvals(at[parts]);

@@ -1,6 +1,7 @@
 // NCCL for the multi-GPU solve (GPU builds): one communicator per part, made by ncclCommInitAll
 // for the matrix's devices, and the three calls the solve makes -- a grouped exchange of byte
-// blocks with every peer, a broadcast of each part's distances, and a min all-reduce. Without
+// blocks with every peer (and of (id, value) entries on top of it), a broadcast of each part's
+// distances, and a min all-reduce. Without
 // NCCL (TROPIC_HAVE_NCCL undefined) only one part exists and none of them is called.
 #pragma once
 
@@ -117,6 +118,34 @@ class nccl_communicators {
 #else
     (void)rank, (void)send, (void)send_bytes, (void)recv, (void)recv_bytes, (void)stream;
 #endif
+  }
+
+  // (id, value) entries to and from every peer q != rank, ids then values (two groups, so that
+  // each message is one contiguous block): to q the send_count[q] entries at send_at[q], from q
+  // recv_count[q] entries into recv_at[q]. around(group) runs each group (the profile times it).
+  template <class Id, class Value, class Around>
+  void exchange_entries(std::size_t rank, const Id* send_ids, const Value* send_values,
+                        const std::vector<std::size_t>& send_at,
+                        const std::vector<std::size_t>& send_count, Id* recv_ids,
+                        Value* recv_values, const std::vector<std::size_t>& recv_at,
+                        const std::vector<std::size_t>& recv_count, cudaStream_t stream,
+                        Around&& around) {
+    const std::size_t parts = comms_.size();
+    std::vector<const void*> out(parts);
+    std::vector<void*> in(parts);
+    std::vector<std::size_t> out_bytes(parts), in_bytes(parts);
+    for (int pass = 0; pass < 2; ++pass) {
+      const std::size_t item = pass == 0 ? sizeof(Id) : sizeof(Value);
+      for (std::size_t q = 0; q < parts; ++q) {
+        out[q] = pass == 0 ? static_cast<const void*>(send_ids + send_at[q])
+                           : static_cast<const void*>(send_values + send_at[q]);
+        in[q] = pass == 0 ? static_cast<void*>(recv_ids + recv_at[q])
+                          : static_cast<void*>(recv_values + recv_at[q]);
+        out_bytes[q] = q == rank ? 0 : send_count[q] * item;
+        in_bytes[q] = q == rank ? 0 : recv_count[q] * item;
+      }
+      around([&] { exchange(rank, out, out_bytes, in, in_bytes, stream); });
+    }
   }
 
   // Every part q broadcasts bytes[q] bytes at data + offset[q] (in place on every rank).
