@@ -54,15 +54,19 @@ __device__ __forceinline__ T load_relaxed(T* p) {
 // One position of *counter for each calling lane: the lanes of a warp that pass the same label
 // (and so the same counter) share one fetch_add. Relaxed: a position only has to be unique;
 // callers say what carries its visibility.
+// `also`, when given, is bumped by as many in the same way (a count of what is there to take).
 template <class Label>
 __device__ __forceinline__ unsigned long long reserve_grouped(unsigned long long* counter,
-                                                              Label label) {
+                                                              Label label,
+                                                              unsigned long long* also = nullptr) {
   namespace cg = cooperative_groups;
   cg::coalesced_group active = cg::coalesced_threads();
   cg::coalesced_group same = cg::labeled_partition(active, label);
   unsigned long long base = 0;
-  if (same.thread_rank() == 0)
+  if (same.thread_rank() == 0) {
     base = device_atomic<unsigned long long>(*counter).fetch_add(same.size(), memory_order_relaxed);
+    if (also) device_atomic<unsigned long long>(*also).fetch_add(same.size(), memory_order_relaxed);
+  }
   base = same.shfl(base, 0);
   return base + same.thread_rank();
 }

@@ -167,8 +167,9 @@ inline constexpr std::uint64_t beta_arcs = 32;
 inline constexpr std::uint64_t alpha_arcs = 256;
 // Section 4.2: a block item covers at most this many arcs of a row; the paper's value.
 inline constexpr std::uint64_t chunk_arcs = 4096;
-// Section 4.1's degree renumbering in every solve: locality vs its cost; unmeasured.
-inline constexpr bool reorder = true;
+// Section 4.1's degree renumbering in every solve: off, it cost more than it saved on every
+// graph tried, and a second CSR (bench/results/h200-run39/).
+inline constexpr bool reorder = false;
 // Section 4.3's per-bucket delta (Eq. 1-2), else delta_0 throughout; unmeasured.
 inline constexpr bool dynamic_delta = true;
 // Eq. 2's delta stays within [delta_0 / this, delta_0 x this] (the paper sets none); unmeasured.
@@ -181,6 +182,9 @@ inline constexpr std::size_t list_slack = 1024;
 inline constexpr int overflow_retries = 6;
 // Device bound on one light phase: a hang's report vs the longest honest phase; unmeasured.
 inline constexpr double watchdog_ms = 120000;
+// An idle worker's sleeps double up to this (ns): its reads of the lists' ends vs how soon it
+// sees new work; 256 to 16384 measured alike (bench/results/h200-run39/).
+inline constexpr unsigned idle_sleep_ns = 256;
 }  // namespace rdbs
 
 }  // namespace tropic::policy

@@ -5,7 +5,8 @@
 //  - 4.1 property-driven reordering: rdbs_reorder.cuh (vertices by descending degree); each
 //    row's edges by weight and its light/heavy split offset are device_matrix's layout plus the
 //    shared split_light_heavy(), redone whenever Delta changes, as the paper allows.
-//    rdbs_config::reorder turns the renumbering off.
+//    It is off by default (rdbs_config::reorder turns it on): per solve it cost more than the
+//    light phase gained from it on every graph tried, and it holds a second CSR.
 //  - 4.2 adaptive load balancing: rdbs_light_phase.cuh (three workload lists, one thread, one
 //    warp or one block per item). The heavy phase is the paper's static balancing, "the same
 //    number of heavy edges per thread": the operator layer's merge-path push (push_dispatch over
@@ -21,13 +22,16 @@
 //
 // Where ours differs, and why:
 //  - The manager does not hand items to workers one by one: workers take batches from the three
-//    lists themselves (a compare-and-swap on a list's head), because a manager round trip per
-//    item costs more than the CAS and serialises on one block (our ADDS kernel shows the
-//    manager-assigns design). The manager detects termination (every reserved item processed,
-//    the same counting argument as ADDS's CWC test), stops the phase on a full list, and runs the
-//    watchdog.
-//  - A vertex is queued at most once at a time, so the lists hold at most n flagged items at a
-//    time. A list that still fills up aborts the phase; the host grows the lists 4x and redoes
+//    lists themselves (fetch-and-adds on a list's counters), because a manager round trip per
+//    item serialises on one block (our ADDS kernel shows the manager-assigns design). A
+//    compare-and-swap on a list's head, as first written, let one of ~800 blocks through per
+//    round trip: kron-22's solve took 162 ms, 96% of it workers waiting (run 39). The manager
+//    detects termination (every reserved item processed, the same counting argument as ADDS's
+//    CWC test), stops the phase on a full list, and runs the watchdog.
+//  - Small items (<= beta light arcs) are taken a thread each, as the paper's parent thread
+//    takes them, but relaxed by the warp together, a lane per arc (rdbs_light_phase.cuh).
+//  - A vertex (or a split row) is queued at most once at a time, so the lists hold at most n
+//    flagged items at a time. A list that still fills up aborts the phase; the host grows the lists 4x and redoes
 //    the phase from every vertex of the bucket, which is always correct because distances only
 //    decrease.
 //  - Eq. 1-2's Delta_i is computed after the heavy phase of bucket i-1, not between its light
@@ -40,9 +44,10 @@
 //    (reduce_min), not at the previous end, so widths are not aligned to a grid.
 //  - As in delta_stepping.cu, a heavy arc that lands back in the current bucket (float rounding
 //    only) sends its target through another light phase.
-//  - The renumbering runs inside every solve and is counted in stats.milliseconds (the paper
-//    counts it as preprocessing); rdbs_report::reorder_ms gives its share. Whether it pays for
-//    itself per solve is unmeasured.
+//  - The renumbering, when asked for, runs inside every solve and is counted in
+//    stats.milliseconds (the paper counts it as preprocessing); rdbs_report::reorder_ms gives its
+//    share (2.4 ms of kron-22's solve, which saved ~1 ms of its light phase:
+//    bench/results/h200-run39/).
 //
 // Statistics: buckets = buckets processed; iterations = batches the light-phase workers took
 // plus one per heavy push; vertices_relaxed = light items (rows or 4096-arc chunks) plus heavy
@@ -52,6 +57,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -178,12 +184,15 @@ struct work_lists {
     TROPIC_CUDA_CHECK(cudaMemsetAsync(large_slots.data(), 0xff, large_slots.bytes(), stream));
   }
 
-  // ends: heads[3], then tails[3].
+  // ends: heads[3], tails[3], then ready[3], each on a 128-byte line of its own (ends_stride
+  // words): the takers' atomics on one do not queue behind the pushers' on another.
+  static constexpr std::size_t ends_stride = 16, ends_words = 9 * ends_stride;
   template <class W>
   void bind(phase_args<W>& k, unsigned long long* ends) {
-    k.small = {small_slots.data(), cap[0], ends + 0, ends + 3};
-    k.middle = {middle_slots.data(), cap[1], ends + 1, ends + 4};
-    k.large = {large_slots.data(), cap[2], ends + 2, ends + 5};
+    const std::size_t e = ends_stride;
+    k.small = {small_slots.data(), cap[0], ends + 0 * e, ends + 3 * e, ends + 6 * e};
+    k.middle = {middle_slots.data(), cap[1], ends + 1 * e, ends + 4 * e, ends + 7 * e};
+    k.large = {large_slots.data(), cap[2], ends + 2 * e, ends + 5 * e, ends + 8 * e};
   }
 };
 
@@ -214,12 +223,18 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   st.delta = delta0;
 
   cuda_timer timer(stream);
+  // With a report or verbose, the parts of the solve timed one by one (each then waited for).
+  const bool timing = report || opts.verbose;
+  auto timed = [&](double& total, auto&& part) {
+    if (!timing) return part();
+    cuda_timer clock(stream);
+    part();
+    total += clock.elapsed_ms();
+  };
   // Section 4.1: the graph the kernels run on, renumbered by descending degree.
   working_graph<W> g;
   if (cfg.reorder) {
-    cuda_timer reorder_timer(stream);
-    reorder_by_degree(A, g, stream);
-    rep.reorder_ms = reorder_timer.elapsed_ms();
+    timed(rep.reorder_ms, [&] { reorder_by_degree(A, g, stream); });
     rep.reordered = true;
   } else {
     g.view = A.view();
@@ -228,14 +243,18 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   const vertex* perm = cfg.reorder ? g.perm.data() : nullptr;
 
   // Section 4.2's workload lists.
-  work_lists lists{list_capacities(view, n, cfg, stream)};
-  lists.allocate(stream);
+  std::optional<work_lists> made;
+  timed(rep.setup_ms, [&] {
+    made.emplace(list_capacities(view, n, cfg, stream));
+    made->allocate(stream);
+  });
+  work_lists& lists = *made;
 
   dense_vector<W> t(n, stream);
   sparse_vector<W> B(n, stream), S(n, stream);
   device_buffer<unsigned> queued(n, stream);
   device_buffer<arc_index> split(n, stream);
-  device_buffer<unsigned long long> ends(6, stream);  // heads[3], tails[3]
+  device_buffer<unsigned long long> ends(work_lists::ends_words, stream);  // bind()
   device_buffer<phase_state> state(1, stream);
   device_buffer<work_counters> counters(1, stream);
   pinned_buffer<phase_state> h_state(1);
@@ -252,6 +271,7 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   k.a = view;
   k.split = split.data();
   k.watchdog_ns = static_cast<unsigned long long>(cfg.watchdog_ms * 1e6);
+  k.idle_sleep_ns = std::max(cfg.idle_sleep_ns, 32u);
   k.dist = t.data();
   k.queued = queued.data();
   lists.bind(k, ends.data());
@@ -265,16 +285,19 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
       TROPIC_CUDA_CHECK(cudaMemsetAsync(ends.data(), 0, ends.bytes(), stream));
       TROPIC_CUDA_CHECK(cudaMemsetAsync(state.data(), 0, state.bytes(), stream));
       k.hi = bucket.hi;
-      if (seeds.nvals() > 0) {
-        seed_lists<<<grid_for(seeds.nvals()), 256, 0, stream>>>(k, seeds.indices(), seeds.nvals());
-        TROPIC_CUDA_CHECK(cudaGetLastError());
-      }
-      persistent::launch_cooperative(light_phase<W>, grid, threads_per_block, k, stream);
-      TROPIC_CUDA_CHECK(cudaMemcpyAsync(h_state.data(), state.data(), sizeof(phase_state),
-                                        cudaMemcpyDeviceToHost, stream));
-      TROPIC_CUDA_CHECK(cudaMemcpyAsync(h_counters.data(), counters.data(), sizeof(work_counters),
-                                        cudaMemcpyDeviceToHost, stream));
-      TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+      timed(rep.light_ms, [&] {
+        if (seeds.nvals() > 0) {
+          seed_lists<<<grid_for(seeds.nvals()), 256, 0, stream>>>(k, seeds.indices(),
+                                                                  seeds.nvals());
+          TROPIC_CUDA_CHECK(cudaGetLastError());
+        }
+        persistent::launch_cooperative(light_phase<W>, grid, threads_per_block, k, stream);
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(h_state.data(), state.data(), sizeof(phase_state),
+                                          cudaMemcpyDeviceToHost, stream));
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(h_counters.data(), counters.data(),
+                                          sizeof(work_counters), cudaMemcpyDeviceToHost, stream));
+        TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+      });
       ++rep.light_phases;
       const int status = h_state[0].status;
       if (status == status_finished) return;
@@ -305,7 +328,7 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   delta_schedule schedule(delta0, cfg.dynamic_delta);
   W lo = W(0);
   W width = bucket_width<W>(schedule.delta);
-  split_light_heavy(view, double(width), split.data(), stream);
+  timed(rep.split_ms, [&] { split_light_heavy(view, double(width), split.data(), stream); });
   for (;;) {
     const W hi = bucket_end(lo, width);
     const value_range<W> bucket{lo, hi};
@@ -313,27 +336,30 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
     const std::uint64_t threads_before = h_counters[0].threads;
     ++st.buckets;
     // B = { v : lo <= t[v] < hi }
-    select(B, t, bucket, ctx);
+    timed(rep.select_ms, [&] { select(B, t, bucket, ctx); });
     std::size_t settled = B.nvals();
     for (;;) {
       // Phase 1: light arcs of the bucket, asynchronously to convergence.
       light_phase_from(B, bucket);
       if (!has_heavy) break;
       // S = { v : lo <= t[v] < hi }: the settled bucket (C_i of Eq. 1)
-      select(S, t, bucket, ctx);
+      timed(rep.select_ms, [&] { select(S, t, bucket, ctx); });
       settled = S.nvals();
       st.vertices_relaxed += S.nvals();
       // Phase 2: t = min(t, AH' min.+ (t .* S)); B = stragglers back in the bucket (rounding)
       const row_ranges heavy_rows{view.row_offsets, split.data(), row_part::heavy};
-      push_dispatch<min_plus<W>>(
-          push_operands<W>{&t, no_mask<W>(), view, heavy_rows, &S, &B, bucket, &heavy_counters},
-          desc, ctx);
+      timed(rep.heavy_ms, [&] {
+        push_dispatch<min_plus<W>>(
+            push_operands<W>{&t, no_mask<W>(), view, heavy_rows, &S, &B, bucket, &heavy_counters},
+            desc, ctx);
+      });
       ++rep.heavy_steps;
       if (B.nvals() == 0) break;
     }
     // Phase 3: the next bucket starts at the smallest unsettled distance.
     if (hi == infinity<W>()) break;
-    const W next = reduce_min(t, value_range<W>{hi, infinity<W>()}, ctx);
+    W next{};
+    timed(rep.select_ms, [&] { next = reduce_min(t, value_range<W>{hi, infinity<W>()}, ctx); });
     if (next == infinity<W>()) break;
     lo = next;
     // Eq. 1-2 for the next bucket; a new width moves every row's light/heavy offset.
@@ -342,7 +368,7 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
     if (next_width != width) {
       width = next_width;
       ++rep.delta_changes;
-      split_light_heavy(view, double(width), split.data(), stream);
+      timed(rep.split_ms, [&] { split_light_heavy(view, double(width), split.data(), stream); });
     }
     rep.min_delta = std::min(rep.min_delta, schedule.delta);
     rep.max_delta = std::max(rep.max_delta, schedule.delta);
@@ -369,6 +395,8 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   rep.small_items = wc.small;
   rep.middle_items = wc.middle;
   rep.large_items = wc.large;
+  rep.batches = wc.batches;
+  rep.wait_share = wc.wait_ns + wc.work_ns ? double(wc.wait_ns) / double(wc.wait_ns + wc.work_ns) : 0;
   finish_result(A, final_dist, source, opts, out, stream);
   if (opts.verbose)
     std::fprintf(stderr,
@@ -383,6 +411,12 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
                  static_cast<unsigned long long>(rep.overflow_retries),
                  static_cast<unsigned long long>(rep.heavy_steps), wc.small, wc.middle, wc.large,
                  st.milliseconds);
+  if (opts.verbose)
+    std::fprintf(stderr,
+                 "rdbs: time (ms): setup %.3f, light phases %.3f, heavy pushes %.3f, selects and "
+                 "minima %.3f, light/heavy splits %.3f; %llu batches, workers waiting %.0f%%\n",
+                 rep.setup_ms, rep.light_ms, rep.heavy_ms, rep.select_ms, rep.split_ms,
+                 static_cast<unsigned long long>(rep.batches), 100 * rep.wait_share);
   if (report) *report = rep;
   return out;
 }

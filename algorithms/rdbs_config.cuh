@@ -21,6 +21,7 @@ struct rdbs_config {
   // On a full work list: grow 4x and redo the light phase, this many times.
   int overflow_retries = policy::rdbs::overflow_retries;
   double watchdog_ms = policy::rdbs::watchdog_ms;  // device: bound on one light phase
+  unsigned idle_sleep_ns = policy::rdbs::idle_sleep_ns;  // an idle worker's longest sleep
 };
 
 struct rdbs_report {
@@ -35,6 +36,11 @@ struct rdbs_report {
   std::uint64_t small_items = 0, middle_items = 0, large_items = 0;  // per workload list
   unsigned worker_blocks = 0;
   bool reordered = false;
+  // With a report or options::verbose: each part of the solve's time (CUDA events around it,
+  // each part then waited for), inside stats.milliseconds. setup: the work lists and distances.
+  double setup_ms = 0, light_ms = 0, heavy_ms = 0, select_ms = 0, split_ms = 0;
+  double wait_share = 0;  // of worker blocks' light-phase time, looking for a batch
+  std::uint64_t batches = 0;
 };
 
 template <class W>

@@ -6,20 +6,22 @@
 // count: small (<= beta) one thread, middle (<= alpha) one warp, large one block; a row of more
 // than chunk_arcs light arcs becomes ceil(arcs / chunk_arcs) items of one block each, the
 // paper's "floor(n / 4096) Block threads". Instead of dynamic parallelism the worker blocks stay
-// resident and take batches of the three granularities from the lists themselves (a
-// compare-and-swap on a list's head): the child work runs in blocks that are already resident,
+// resident and take batches of the three granularities from the lists themselves (fetch-and-adds
+// on a list's counters, try_take): the child work runs in blocks that are already resident,
 // with no launch latency and no device-runtime (-rdc) build.
 //
 // Bucket-aware asynchrony (4.3): a vertex improved into the current bucket is pushed at once
 // into the list of its class and may be relaxed again in the same phase; there is no barrier
 // between "iterations". A vertex is queued at most once at a time (a per-vertex flag, cleared by
-// the worker before it reads the distance), so the lists hold at most n flagged items; items of
-// split rows are queued on every improvement, since a half-scanned row must be scanned again in
-// full. A full list stops the phase (status_overflow); the host grows the lists and redoes it.
+// the worker before it reads the distance), so the lists hold at most n flagged items. A split
+// row's chunks are queued together under one flag, which each chunk's worker clears before it
+// reads the distance: an improvement before the first chunk starts is seen by all of them, one
+// after it queues every chunk again (a half-scanned row is scanned again in full). A full list
+// stops the phase (status_overflow); the host grows the lists and redoes it.
 //
 // Memory ordering (cuda::atomic_ref, device scope): a pusher lowers dist[v] (relaxed
-// atomicMin), takes v's flag (exchange, acq_rel), reserves a list position (relaxed fetch_add on
-// the tail) and release-stores the item into its slot; a worker acquires the slot, clears the
+// atomicMin), takes v's flag (exchange, acq_rel), reserves a list position (relaxed fetch_adds on
+// the tail and `ready`) and release-stores the item into its slot; a worker acquires the slot, clears the
 // flag (exchange, acq_rel) and only then loads dist[v]. So an improvement either finds the flag
 // clear and queues v, or finds it set, in which case the flag's clearing comes later in its
 // modification order and the worker's distance load sees the improvement. Termination: a worker
@@ -61,20 +63,25 @@ struct phase_state {
   unsigned long long done;  // items fully processed
 };
 
-// Cumulative over the solve.
+// Cumulative over the solve. wait_ns / work_ns: worker blocks' time looking for a batch / relaxing
+// one (thread 0's global timer, summed over blocks).
 struct work_counters {
   unsigned long long items, arcs, threads, batches, small, middle, large;
+  unsigned long long wait_ns, work_ns;
 };
 
 // A workload list: positions only grow within a phase (no wrap-around), slots hold `empty` until
 // written and are reset to `empty` by the worker that takes them, so the next phase finds the
-// used prefix clean without a memset.
+// used prefix clean without a memset. Takers claim a count from `ready` before they take
+// positions from `head`: both are fetch-and-adds, which always succeed, where a compare-and-swap
+// on the head let one of hundreds of contending blocks through per round trip to L2.
 template <class T>
 struct work_list {
   T* slots;
   unsigned long long capacity;
-  unsigned long long* head;  // next position to take
-  unsigned long long* tail;  // next position to reserve (may pass capacity: overflow)
+  unsigned long long* head;   // next position to take
+  unsigned long long* tail;   // next position to reserve (may pass capacity: overflow)
+  unsigned long long* ready;  // reserved positions not yet claimed (as a signed count)
 };
 
 // Small and middle items are vertex ids; a large item is (chunk << 32) | vertex.
@@ -83,13 +90,14 @@ struct phase_args {
   csr_view<W> a;
   const arc_index* split;  // first heavy arc of each row
   W* dist;
-  unsigned* queued;  // 1 while the vertex has an item in a list (rows of <= chunk_arcs)
+  unsigned* queued;  // 1 while the vertex has items in a list that none has started
   work_list<vertex> small, middle;
   work_list<unsigned long long> large;
   phase_state* state;
   work_counters* counters;
   W hi;  // the current bucket's upper end (exclusive; infinity: open)
   unsigned long long watchdog_ns;
+  unsigned idle_sleep_ns;  // a worker that found nothing sleeps up to this long between looks
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -114,22 +122,23 @@ template <class W>
 __device__ void push_vertex(const phase_args<W>& k, vertex v) {
   const arc_index light = k.split[v] - k.a.row_offsets[v];
   if (light == 0) return;  // no light arcs: only the heavy phase reads this row
+  // acq_rel: pairs with the worker's clearing exchange (see the header).
+  if (device_atomic<unsigned>(k.queued[v]).exchange(1u, memory_order_acq_rel) != 0) return;
   if (light > chunk_arcs) {
-    // A split row: every improvement queues all its chunks (no flag; see the header).
+    // A split row: all its chunks, under the one flag (see the header).
     const unsigned long long chunks = (light + chunk_arcs - 1) / chunk_arcs;
     const unsigned long long p =
         device_atomic<unsigned long long>(*k.large.tail).fetch_add(chunks, memory_order_relaxed);
+    device_atomic<unsigned long long>(*k.large.ready).fetch_add(chunks, memory_order_relaxed);
     for (unsigned long long c = 0; c < chunks; ++c) publish(k.large, p + c, (c << 32) | v, k.state);
     return;
   }
-  // acq_rel: pairs with the worker's clearing exchange (see the header).
-  if (device_atomic<unsigned>(k.queued[v]).exchange(1u, memory_order_acq_rel) != 0) return;
   const int cls = light <= beta_arcs ? kind_small : light <= alpha_arcs ? kind_middle : kind_large;
   // Lanes of a warp pushing to the same list share one reservation.
-  unsigned long long* tail = cls == kind_small    ? k.small.tail
-                             : cls == kind_middle ? k.middle.tail
-                                                  : k.large.tail;
-  const unsigned long long p = reserve_grouped(tail, cls);
+  const work_list<vertex>& fine = cls == kind_small ? k.small : k.middle;
+  unsigned long long* tail = cls == kind_large ? k.large.tail : fine.tail;
+  unsigned long long* ready = cls == kind_large ? k.large.ready : fine.ready;
+  const unsigned long long p = reserve_grouped(tail, cls, ready);
   if (cls == kind_small)
     publish(k.small, p, v, k.state);
   else if (cls == kind_middle)
@@ -152,28 +161,31 @@ __device__ __forceinline__ void relax(const phase_args<W>& k, W du, arc_index e)
 // ---------------------------------------------------------------------------------------------
 // Taking work (section 4.2: each list at its own granularity).
 
-// A batch of up to `most` positions of list l, sized so that the workers share what is there.
+// A batch of up to `most` positions of list l, sized so that the workers share what is there:
+// a claim on `ready` (given back in part when less was there), then as many positions from the
+// head, every one of them reserved by a pusher (it counted it in `ready`). Relaxed: the items
+// come through their slots (take_slot).
 template <class T>
 __device__ unsigned try_take(const work_list<T>& l, unsigned most, unsigned workers,
                              unsigned long long& first) {
-  device_atomic<unsigned long long> head(*l.head), tail(*l.tail);
-  unsigned long long h = head.load(memory_order_relaxed);
-  for (;;) {
-    const unsigned long long t = min(tail.load(memory_order_relaxed), l.capacity);
-    if (h >= t) return 0;
-    // An equal share, but never less than a quarter of a full batch while there is that much:
-    // with hundreds of workers and a few dozen items, shares of one item each had every block
-    // contend for the head to run one item on one thread.
-    const unsigned long long share = (t - h + workers - 1) / workers;
-    const unsigned long long floor = min(t - h, (unsigned long long)(most + 3) / 4);
-    const unsigned long long want = share > floor ? share : floor;
-    const unsigned long long count = want < 1 ? 1 : want > most ? most : want;
-    // Relaxed: the position range only has to be ours; the items come through their slots.
-    if (head.compare_exchange_weak(h, h + count, memory_order_relaxed)) {
-      first = h;
-      return static_cast<unsigned>(count);
-    }
-  }
+  device_atomic<long long> ready(*reinterpret_cast<long long*>(l.ready));
+  const long long there = ready.load(memory_order_relaxed);
+  if (there <= 0) return 0;
+  // An equal share, but never less than a quarter of a full batch while there is that much:
+  // with hundreds of workers and a few dozen items, shares of one item each had every block
+  // contend for the lists to run one item on one thread.
+  const long long share = (there + workers - 1) / workers;
+  const long long floor = min(there, (long long)(most + 3) / 4);
+  const long long want = min(max(max(share, floor), 1ll), (long long)most);
+  const long long before = ready.fetch_sub(want, memory_order_relaxed);
+  const long long got = before <= 0 ? 0 : min(before, want);
+  if (got < want) ready.fetch_add(want - got, memory_order_relaxed);
+  if (got == 0) return 0;
+  first = device_atomic<unsigned long long>(*l.head).fetch_add(got, memory_order_relaxed);
+  // Positions past the capacity held items that were lost: their pusher stops the phase
+  // (status_overflow, publish), which the caller sees before it looks again.
+  if (first >= l.capacity) return 0;
+  return static_cast<unsigned>(min((unsigned long long)got, l.capacity - first));
 }
 
 // The item at position p, once its pusher has stored it (it reserved p, so it is about to);
@@ -214,6 +226,7 @@ struct worker_shared {
 struct worker_tally {
   unsigned long long arcs = 0;
   unsigned long long small = 0, middle = 0, large = 0, batches = 0;
+  unsigned long long wait_ns = 0, work_ns = 0;
 };
 
 // Thread 0 takes a batch, block items first (they are the longest: starting them early
@@ -241,7 +254,9 @@ __device__ __forceinline__ void take_batch(const phase_args<W>& k, unsigned work
       kind = kind_small;
       break;
     }
-    __nanosleep(spins < 32 ? 32 : 256);
+    // Doubling sleeps: hundreds of idle blocks reading the lists' ends would otherwise keep
+    // their cache line busy for the pushers and takers that have work.
+    __nanosleep(min(32u << min(spins, 16u), k.idle_sleep_ns));
   }
   if (kind == kind_large) {
     const unsigned long long item = take_slot(k.large, first, k.state, empty_chunk);
@@ -251,7 +266,7 @@ __device__ __forceinline__ void take_batch(const phase_args<W>& k, unsigned work
       const vertex v = static_cast<vertex>(item & 0xffffffffull);
       const unsigned long long chunk = item >> 32;
       const arc_index row = k.a.row_offsets[v], light_end = k.split[v];
-      if (light_end - row <= chunk_arcs) unqueue(k.queued, v);
+      unqueue(k.queued, v);
       du = load_relaxed(&k.dist[v]);
       begin = row + chunk * chunk_arcs;
       end = begin + chunk_arcs < light_end ? begin + chunk_arcs : light_end;
@@ -265,20 +280,43 @@ __device__ __forceinline__ void take_batch(const phase_args<W>& k, unsigned work
   s.first = first;
 }
 
-// Small items: one thread per row.
+// Small items: one thread per row takes it, and its warp relaxes the 32 rows' arcs together, a
+// lane per arc of their concatenation. The paper's parent thread walks its row alone; rows of a
+// few arcs each then leave most lanes idle for the longest row's loop, with a load per lane
+// scattered over 32 rows.
 template <class W>
 __device__ __forceinline__ void relax_small_rows(const phase_args<W>& k, unsigned long long first,
                                                  unsigned count, worker_tally& n) {
-  const unsigned tid = threadIdx.x;
+  const unsigned tid = threadIdx.x, lane = tid & 31;
+  W du{};
+  arc_index b = 0, e = 0;
   if (tid < count) {
     const vertex v = take_slot(k.small, first + tid, k.state, empty_vertex);
     if (v != empty_vertex) {
       unqueue(k.queued, v);
-      const W du = load_relaxed(&k.dist[v]);
-      const arc_index b = k.a.row_offsets[v], e = k.split[v];
-      for (arc_index x = b; x < e; ++x) relax(k, du, x);
-      n.arcs += e - b;
+      du = load_relaxed(&k.dist[v]);
+      b = k.a.row_offsets[v];
+      e = k.split[v];
     }
+  }
+  n.arcs += e - b;
+  // end = the lanes' arcs up to and including this lane's row (an inclusive warp scan)
+  const unsigned length = unsigned(e - b);  // <= beta_arcs: the list of rows that short
+  unsigned end = length;
+  for (unsigned o = 1; o < 32; o *= 2) {
+    const unsigned before = __shfl_up_sync(~0u, end, o);
+    if (lane >= o) end += before;
+  }
+  const unsigned total = __shfl_sync(~0u, end, 31);
+  for (unsigned base = 0; base < total; base += 32) {
+    const unsigned j = base + lane;
+    unsigned r = 0;  // the first lane whose rows end past arc j
+    for (unsigned step = 16; step; step >>= 1)
+      if (__shfl_sync(~0u, end, r + step - 1) <= j) r += step;
+    const arc_index row_begin = __shfl_sync(~0u, b, r);
+    const unsigned row_first = __shfl_sync(~0u, end - length, r);
+    const W d = __shfl_sync(~0u, du, r);
+    if (j < total) relax(k, d, row_begin + (j - row_first));
   }
   if (tid == 0) n.small += count;
 }
@@ -349,6 +387,8 @@ __device__ __forceinline__ void publish_tally(const phase_args<W>& k, worker_tal
     atomicAdd(&k.counters->small, n.small);
     atomicAdd(&k.counters->middle, n.middle);
     atomicAdd(&k.counters->large, n.large);
+    atomicAdd(&k.counters->wait_ns, n.wait_ns);
+    atomicAdd(&k.counters->work_ns, n.work_ns);
   }
 }
 
@@ -357,12 +397,18 @@ template <class W>
 __device__ void worker(const phase_args<W>& k, unsigned workers) {
   __shared__ worker_shared<W> s;
   worker_tally n;
+  unsigned long long clock = threadIdx.x == 0 ? global_ns() : 0;
   for (;;) {
     take_batch(k, workers, s);
     __syncthreads();
     const int kind = s.kind;
     const unsigned count = s.count;
     const unsigned long long first = s.first;
+    if (threadIdx.x == 0) {
+      const unsigned long long now = global_ns();
+      n.wait_ns += now - clock;
+      clock = now;
+    }
     if (kind == kind_exit) break;
     if (kind == kind_small)
       relax_small_rows(k, first, count, n);
@@ -371,6 +417,11 @@ __device__ void worker(const phase_args<W>& k, unsigned workers) {
     else
       relax_row_chunk(k, s, count, n);
     batch_done(k, count, n);
+    if (threadIdx.x == 0) {
+      const unsigned long long now = global_ns();
+      n.work_ns += now - clock;
+      clock = now;
+    }
   }
   publish_tally(k, n);
 }

@@ -100,12 +100,12 @@ TEST_SUITE("rdbs") {
     random_suite<double>(24, 5001);
   }
 
-  TEST_CASE("rdbs: random graph suite without the renumbering, and with a fixed delta") {
+  TEST_CASE("rdbs: random graph suite with the renumbering, and with a fixed delta") {
     TROPIC_REQUIRE_GPU();
-    rdbs_config plain;
-    plain.reorder = false;
-    random_suite<std::uint32_t>(32, 6001, plain);
-    random_suite<double>(16, 7001, plain);
+    rdbs_config renumbered;
+    renumbered.reorder = true;
+    random_suite<std::uint32_t>(32, 6001, renumbered);
+    random_suite<double>(16, 7001, renumbered);
     rdbs_config fixed;
     fixed.dynamic_delta = false;
     random_suite<float>(32, 8001, fixed);
@@ -115,6 +115,7 @@ TEST_SUITE("rdbs") {
     TROPIC_REQUIRE_GPU();
     const auto g = mixed_degree_graph<std::uint32_t>(20000, 3);
     rdbs_config on, off;
+    on.reorder = true;
     off.reorder = false;
     rdbs_report rep_on, rep_off;
     const auto a = run_rdbs(g, 7, options{}, on, &rep_on);
@@ -249,9 +250,9 @@ TEST_SUITE("rdbs") {
     SUBCASE("a path of 100k vertices") {
       check_rdbs(testing::path_graph<std::uint32_t>(100000, false), 0);
       check_rdbs(testing::path_graph<double>(100000, true), 50000);
-      rdbs_config plain;
-      plain.reorder = false;
-      check_rdbs(testing::path_graph<std::int64_t>(100000, true), 99999, options{}, plain);
+      rdbs_config renumbered;
+      renumbered.reorder = true;
+      check_rdbs(testing::path_graph<std::int64_t>(100000, true), 99999, options{}, renumbered);
     }
   }
 
@@ -262,9 +263,9 @@ TEST_SUITE("rdbs") {
     check_rdbs(hub_graph<std::uint32_t>(1000000, 2, 5), 1000000, options{}, rdbs_config{}, &rep);
     CHECK(rep.large_items >= 1000000 / 4096);
     check_rdbs(hub_graph<float>(300000, 1000, 6), 12345);  // from a leaf, hub arcs mostly heavy
-    rdbs_config plain;
-    plain.reorder = false;
-    check_rdbs(hub_graph<std::uint64_t>(200000, 3, 7), 200000, options{}, plain);
+    rdbs_config renumbered;
+    renumbered.reorder = true;
+    check_rdbs(hub_graph<std::uint64_t>(200000, 3, 7), 200000, options{}, renumbered);
   }
 
   TEST_CASE("rdbs: the shared real graphs") {
