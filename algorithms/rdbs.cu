@@ -30,10 +30,10 @@
 //    CWC test), stops the phase on a full list, and runs the watchdog.
 //  - Small items (<= beta light arcs) are taken a thread each, as the paper's parent thread
 //    takes them, but relaxed by the warp together, a lane per arc (rdbs_light_phase.cuh).
-//  - A vertex (or a split row) is queued at most once at a time, so the lists hold at most n
-//    flagged items at a time. A list that still fills up aborts the phase; the host grows the lists 4x and redoes
-//    the phase from every vertex of the bucket, which is always correct because distances only
-//    decrease.
+//  - A vertex is not queued again while an item of it waits (a flag; a split row's chunks share
+//    it), which bounds how often the lists see it. A list that still fills up aborts the phase;
+//    the host grows the lists 4x and redoes the phase from every vertex of the bucket, which is
+//    always correct because distances only decrease.
 //  - Eq. 1-2's Delta_i is computed after the heavy phase of bucket i-1, not between its light
 //    and heavy phase (Algorithm 2, line 11): a bucket's light and heavy parts must be split at
 //    one Delta, or arcs in between would be relaxed by neither. Delta_i is clamped to

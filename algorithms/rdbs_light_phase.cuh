@@ -3,7 +3,8 @@
 // kernel. Block 0's thread 0 manages (termination, watchdog); every other block works.
 //
 // Adaptive load balancing (4.2): an item goes to one of three workload lists by its light-arc
-// count: small (<= beta) one thread, middle (<= alpha) one warp, large one block; a row of more
+// count: small (<= beta) one thread (whose warp relaxes its 32 rows' arcs together), middle
+// (<= alpha) one warp, large one block; a row of more
 // than chunk_arcs light arcs becomes ceil(arcs / chunk_arcs) items of one block each, the
 // paper's "floor(n / 4096) Block threads". Instead of dynamic parallelism the worker blocks stay
 // resident and take batches of the three granularities from the lists themselves (fetch-and-adds
@@ -12,19 +13,22 @@
 //
 // Bucket-aware asynchrony (4.3): a vertex improved into the current bucket is pushed at once
 // into the list of its class and may be relaxed again in the same phase; there is no barrier
-// between "iterations". A vertex is queued at most once at a time (a per-vertex flag, cleared by
-// the worker before it reads the distance), so the lists hold at most n flagged items. A split
-// row's chunks are queued together under one flag, which each chunk's worker clears before it
-// reads the distance: an improvement before the first chunk starts is seen by all of them, one
-// after it queues every chunk again (a half-scanned row is scanned again in full). A full list
-// stops the phase (status_overflow); the host grows the lists and redoes it.
+// between "iterations". A per-vertex flag keeps a vertex from being queued again while an item
+// of it waits: the pusher sets it, the worker clears it before it reads the distance. A split
+// row's chunks are queued together under the one flag, which each chunk's worker clears (an older
+// batch's chunk may clear a newer batch's: that only queues the row again). The invariant: an
+// improvement that finds the flag set is read by every chunk of the batch queued by the flag's
+// last setting, none of which has cleared it yet. It needs every access to the flag to be an
+// exchange (a read-modify-write), so that the clears read from the improvement's; a half-scanned
+// row is otherwise scanned again in full. A full list stops the phase (status_overflow); the
+// host grows the lists and redoes it.
 //
 // Memory ordering (cuda::atomic_ref, device scope): a pusher lowers dist[v] (relaxed
 // atomicMin), takes v's flag (exchange, acq_rel), reserves a list position (relaxed fetch_adds on
-// the tail and `ready`) and release-stores the item into its slot; a worker acquires the slot, clears the
-// flag (exchange, acq_rel) and only then loads dist[v]. So an improvement either finds the flag
-// clear and queues v, or finds it set, in which case the flag's clearing comes later in its
-// modification order and the worker's distance load sees the improvement. Termination: a worker
+// the tail and `ready`) and release-stores the item into its slot; a worker acquires the slot,
+// clears the flag (exchange, acq_rel) and only then loads dist[v]. So an improvement either
+// finds the flag clear and queues v, or finds it set, in which case the flag's clearing comes
+// later in its modification order and the worker's distance load sees the improvement. Termination: a worker
 // adds a batch to `done` (release, after a fence and a barrier) only after every push of the
 // batch reserved its position; the manager acquires `done` before reading the tails, so
 // done == sum(tails) proves that no item is outstanding and none can appear.
@@ -90,7 +94,7 @@ struct phase_args {
   csr_view<W> a;
   const arc_index* split;  // first heavy arc of each row
   W* dist;
-  unsigned* queued;  // 1 while the vertex has items in a list that none has started
+  unsigned* queued;  // set by a push of the vertex, cleared by each of its items' workers
   work_list<vertex> small, middle;
   work_list<unsigned long long> large;
   phase_state* state;
@@ -183,7 +187,7 @@ __device__ unsigned try_take(const work_list<T>& l, unsigned most, unsigned work
   if (got == 0) return 0;
   first = device_atomic<unsigned long long>(*l.head).fetch_add(got, memory_order_relaxed);
   // Positions past the capacity held items that were lost: their pusher stops the phase
-  // (status_overflow, publish), which the caller sees before it looks again.
+  // (status_overflow, publish), which the caller's loop sees soon.
   if (first >= l.capacity) return 0;
   return static_cast<unsigned>(min((unsigned long long)got, l.capacity - first));
 }
