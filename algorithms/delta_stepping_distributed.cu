@@ -165,7 +165,7 @@ struct rank_solver {
     TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, (parts + 1) * sizeof(unsigned long long),
                                       stream));
     if (I.nvals() > 0) {
-      route_improved<<<blocks_for(I.nvals()), block_threads, 0, stream>>>(
+      route_improved<<<tile_blocks_for(I.nvals()), block_threads, 0, stream>>>(
           I.indices(), I.nvals(), t.data(), bounds, unsigned(me), bucket, send_ids.data(),
           send_values.data(), counters.data(), B.indices(), counters.data() + parts,
           stamps.data(), now);
@@ -201,7 +201,7 @@ struct rank_solver {
     if (log) applying.begin(stream);
     for (std::size_t q = 0; q < parts; ++q) {
       if (!receive[q]) continue;
-      apply_received<<<blocks_for(receive[q]), block_threads, 0, stream>>>(
+      apply_received<<<tile_blocks_for(receive[q]), block_threads, 0, stream>>>(
           recv_ids.data() + q * cap, recv_values.data() + q * cap, receive[q], t.data(),
           own.begin, bucket, B.indices(), counters.data() + parts, stamps.data(), now);
       TROPIC_CUDA_CHECK(cudaGetLastError());

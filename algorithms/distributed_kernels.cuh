@@ -1,7 +1,8 @@
 // The kernels of the several-GPU delta-stepping (delta_stepping_distributed.cu): who owns a
 // vertex, routing a step's improved entries to their owners, applying received ones, the
-// frontier's arc count for the direction rule, and the select of a rank's own bucket. Each
-// appends to its lists with one atomic per warp and key.
+// frontier's arc count for the direction rule, and the select of a rank's own bucket. Route and
+// apply stage a tile's appends in shared memory and reserve each list's slots with one atomic
+// per tile (tile_append); the select appends with one atomic per warp.
 #pragma once
 
 #include <algorithm>
@@ -33,16 +34,54 @@ inline unsigned blocks_for(std::size_t items) {
 }
 
 // A slot in the list counted by *counter: one atomic per warp and key instead of one per lane.
-__device__ __forceinline__ unsigned long long append_slot(unsigned long long* counter,
-                                                          unsigned key) {
+template <class Count>  // unsigned long long in global memory, unsigned in shared memory
+__device__ __forceinline__ Count append_slot(Count* counter, unsigned key) {
   const unsigned active = __activemask();
   const unsigned peers = __match_any_sync(active, key);
   const int leader = __ffs(peers) - 1;
   const int lane = int(threadIdx.x & 31u);
-  unsigned long long base = 0;
-  if (lane == leader) base = atomicAdd(counter, (unsigned long long)__popc(peers));
+  Count base = 0;
+  if (lane == leader) base = atomicAdd(counter, Count(__popc(peers)));
   base = __shfl_sync(peers, base, leader);
-  return base + __popc(peers & ((1u << lane) - 1u));
+  return base + Count(__popc(peers & ((1u << lane) - 1u)));
+}
+
+// A block's tiles of tile_items entries, each item appended to one of `keys` lists (or none):
+// ranks within the tile by warp-aggregated shared atomics, then one global atomic per list and
+// tile. One atomic per warp and list on a handful of global counters was most of an exchange's
+// route and apply kernels (15 M entries: 3.5 and 1.4 ms; bench/results/h200x4-run38/).
+constexpr int tile_items_per_thread = 8;
+constexpr unsigned no_key = ~0u;
+struct tile_append {
+  unsigned count[max_parts + 1];
+  unsigned long long base[max_parts + 1];
+
+  // Every thread of the block calls this for each tile, with key[c] for its item c (no_key:
+  // none); slot[c] becomes item c's position in its list, counted by *counter(key).
+  template <class CounterOf>
+  __device__ __forceinline__ void reserve(const unsigned (&key)[tile_items_per_thread],
+                                          unsigned long long (&slot)[tile_items_per_thread],
+                                          unsigned keys, CounterOf counter) {
+    for (unsigned k = threadIdx.x; k < keys; k += blockDim.x) count[k] = 0;
+    __syncthreads();
+#pragma unroll
+    for (int c = 0; c < tile_items_per_thread; ++c)
+      if (key[c] != no_key) slot[c] = append_slot(&count[key[c]], key[c]);
+    __syncthreads();
+    for (unsigned k = threadIdx.x; k < keys; k += blockDim.x)
+      if (count[k]) base[k] = atomicAdd(counter(k), (unsigned long long)count[k]);
+    __syncthreads();
+#pragma unroll
+    for (int c = 0; c < tile_items_per_thread; ++c)
+      if (key[c] != no_key) slot[c] += base[key[c]];
+    // The next tile's zeroing of `count` and writes of `base` come after its first barrier,
+    // which every thread reaches only after reading `base` here.
+  }
+};
+
+// Grid size for `items` entries in tiles: a block per tile up to the 8192 of blocks_for.
+inline unsigned tile_blocks_for(std::size_t items) {
+  return blocks_for((items + tile_items_per_thread - 1) / tile_items_per_thread);
 }
 
 template <class W>
@@ -50,27 +89,56 @@ __device__ __forceinline__ bool inside(W x, const value_range<W>& r) {
   return !(x < r.lo) && x < r.hi;
 }
 
+// Item c of this thread's share of the tile at tile_start (consecutive threads, consecutive
+// items: coalesced reads).
+__device__ __forceinline__ std::size_t tile_item(std::size_t tile_start, int c) {
+  return tile_start + std::size_t(c) * blockDim.x + threadIdx.x;
+}
+
 // The entries of I: this rank's own into `next` when inside the bucket (once per step: the stamp),
 // the others into the send block of their owner q (at q's first vertex: q owns at most that many).
+// Lists: key q < parts, q's send block (key me unused); key parts, `next`.
 template <class W>
 __global__ void route_improved(const vertex* improved, std::size_t count, const W* t,
                                part_bounds bounds, unsigned me, value_range<W> bucket,
                                vertex* send_ids, W* send_values, unsigned long long* send_counts,
                                vertex* next, unsigned long long* next_count, std::uint32_t* stamp,
                                std::uint32_t now) {
+  __shared__ tile_append lists;
   const vertex own_begin = bounds.begin[me];
-  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
-       j += std::size_t(gridDim.x) * blockDim.x) {
-    const vertex v = improved[j];
-    const unsigned q = bounds.owner(v);
-    const W d = t[v];
-    if (q == me) {
-      if (inside(d, bucket) && atomicExch(&stamp[v - own_begin], now) != now)
-        next[append_slot(next_count, 0)] = v;
-    } else {
-      const std::size_t at = bounds.begin[q] + append_slot(&send_counts[q], q);
-      send_ids[at] = v;
-      send_values[at] = d;
+  const std::size_t tile = std::size_t(blockDim.x) * tile_items_per_thread;
+  for (std::size_t tile_start = blockIdx.x * tile; tile_start < count;
+       tile_start += std::size_t(gridDim.x) * tile) {
+    unsigned key[tile_items_per_thread];
+    unsigned long long slot[tile_items_per_thread];
+    vertex v[tile_items_per_thread];
+    W d[tile_items_per_thread];
+#pragma unroll
+    for (int c = 0; c < tile_items_per_thread; ++c) {
+      key[c] = no_key;
+      const std::size_t j = tile_item(tile_start, c);
+      if (j >= count) continue;
+      v[c] = improved[j];
+      d[c] = t[v[c]];
+      const unsigned q = bounds.owner(v[c]);
+      if (q != me)
+        key[c] = q;
+      else if (inside(d[c], bucket) && atomicExch(&stamp[v[c] - own_begin], now) != now)
+        key[c] = bounds.parts;
+    }
+    lists.reserve(key, slot, bounds.parts + 1, [&](unsigned k) {
+      return k == bounds.parts ? next_count : send_counts + k;
+    });
+#pragma unroll
+    for (int c = 0; c < tile_items_per_thread; ++c) {
+      if (key[c] == no_key) continue;
+      if (key[c] == bounds.parts) {
+        next[slot[c]] = v[c];
+      } else {
+        const std::size_t at = bounds.begin[key[c]] + slot[c];
+        send_ids[at] = v[c];
+        send_values[at] = d[c];
+      }
     }
   }
 }
@@ -81,14 +149,29 @@ __global__ void apply_received(const vertex* ids, const W* values, std::size_t c
                                vertex own_begin, value_range<W> bucket, vertex* next,
                                unsigned long long* next_count, std::uint32_t* stamp,
                                std::uint32_t now) {
-  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
-       j += std::size_t(gridDim.x) * blockDim.x) {
-    const vertex v = ids[j];
-    const W d = values[j];
-    if (!(d < t[v])) continue;
-    const W old = atomic_min(&t[v], d);
-    if (d < old && inside(d, bucket) && atomicExch(&stamp[v - own_begin], now) != now)
-      next[append_slot(next_count, 0)] = v;
+  __shared__ tile_append lists;
+  const std::size_t tile = std::size_t(blockDim.x) * tile_items_per_thread;
+  for (std::size_t tile_start = blockIdx.x * tile; tile_start < count;
+       tile_start += std::size_t(gridDim.x) * tile) {
+    unsigned key[tile_items_per_thread];
+    unsigned long long slot[tile_items_per_thread];
+    vertex v[tile_items_per_thread];
+#pragma unroll
+    for (int c = 0; c < tile_items_per_thread; ++c) {
+      key[c] = no_key;
+      const std::size_t j = tile_item(tile_start, c);
+      if (j >= count) continue;
+      v[c] = ids[j];
+      const W d = values[j];
+      if (!(d < t[v[c]])) continue;
+      const W old = atomic_min(&t[v[c]], d);
+      if (d < old && inside(d, bucket) && atomicExch(&stamp[v[c] - own_begin], now) != now)
+        key[c] = 0;
+    }
+    lists.reserve(key, slot, 1, [&](unsigned) { return next_count; });
+#pragma unroll
+    for (int c = 0; c < tile_items_per_thread; ++c)
+      if (key[c] != no_key) next[slot[c]] = v[c];
   }
 }
 
