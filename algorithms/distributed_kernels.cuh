@@ -48,8 +48,8 @@ __device__ __forceinline__ Count append_slot(Count* counter, unsigned key) {
 
 // A block's tiles of tile_items entries, each item appended to one of `keys` lists (or none):
 // ranks within the tile by warp-aggregated shared atomics, then one global atomic per list and
-// tile. One atomic per warp and list on a handful of global counters was most of an exchange's
-// route and apply kernels (15 M entries: 3.5 and 1.4 ms; bench/results/h200x4-run38/).
+// tile: one atomic per warp on a handful of global counters serialised the kernels
+// (bench/results/h200-run39/).
 constexpr int tile_items_per_thread = 8;
 constexpr unsigned no_key = ~0u;
 struct tile_append {

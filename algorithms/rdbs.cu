@@ -23,9 +23,8 @@
 // Where ours differs, and why:
 //  - The manager does not hand items to workers one by one: workers take batches from the three
 //    lists themselves (fetch-and-adds on a list's counters), because a manager round trip per
-//    item serialises on one block (our ADDS kernel shows the manager-assigns design). A
-//    compare-and-swap on a list's head, as first written, let one of ~800 blocks through per
-//    round trip: kron-22's solve took 162 ms, 96% of it workers waiting (run 39). The manager
+//    item serialises on one block (our ADDS kernel shows the manager-assigns design); a
+//    compare-and-swap on a list's head let one block through per round trip to L2. The manager
 //    detects termination (every reserved item processed, the same counting argument as ADDS's
 //    CWC test), stops the phase on a full list, and runs the watchdog.
 //  - Small items (<= beta light arcs) are taken a thread each, as the paper's parent thread
@@ -46,8 +45,7 @@
 //    only) sends its target through another light phase.
 //  - The renumbering, when asked for, runs inside every solve and is counted in
 //    stats.milliseconds (the paper counts it as preprocessing); rdbs_report::reorder_ms gives its
-//    share (2.4 ms of kron-22's solve, which saved ~1 ms of its light phase:
-//    bench/results/h200-run39/).
+//    share.
 //
 // Statistics: buckets = buckets processed; iterations = batches the light-phase workers took
 // plus one per heavy push; vertices_relaxed = light items (rows or 4096-arc chunks) plus heavy
