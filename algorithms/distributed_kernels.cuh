@@ -95,6 +95,30 @@ __device__ __forceinline__ std::size_t tile_item(std::size_t tile_start, int c) 
   return tile_start + std::size_t(c) * blockDim.x + threadIdx.x;
 }
 
+// The block's tiles of items [0, count): take(j, c) reads item j into this thread's slot c and
+// returns its list's key (no_key: none); put(c, key, at) writes item c at position `at` of that
+// list, whose length is *counter(key).
+template <class Take, class CounterOf, class Put>
+__device__ __forceinline__ void append_tiles(std::size_t count, unsigned keys, CounterOf counter,
+                                             Take take, Put put) {
+  __shared__ tile_append lists;
+  const std::size_t tile = std::size_t(blockDim.x) * tile_items_per_thread;
+  for (std::size_t tile_start = blockIdx.x * tile; tile_start < count;
+       tile_start += std::size_t(gridDim.x) * tile) {
+    unsigned key[tile_items_per_thread];
+    unsigned long long slot[tile_items_per_thread];
+#pragma unroll
+    for (int c = 0; c < tile_items_per_thread; ++c) {
+      const std::size_t j = tile_item(tile_start, c);
+      key[c] = j < count ? take(j, c) : no_key;
+    }
+    lists.reserve(key, slot, keys, counter);
+#pragma unroll
+    for (int c = 0; c < tile_items_per_thread; ++c)
+      if (key[c] != no_key) put(c, key[c], slot[c]);
+  }
+}
+
 // The entries of I: this rank's own into `next` when inside the bucket (once per step: the stamp),
 // the others into the send block of their owner q (at q's first vertex: q owns at most that many).
 // Lists: key q < parts, q's send block (key me unused); key parts, `next`.
@@ -104,43 +128,29 @@ __global__ void route_improved(const vertex* improved, std::size_t count, const 
                                vertex* send_ids, W* send_values, unsigned long long* send_counts,
                                vertex* next, unsigned long long* next_count, std::uint32_t* stamp,
                                std::uint32_t now) {
-  __shared__ tile_append lists;
   const vertex own_begin = bounds.begin[me];
-  const std::size_t tile = std::size_t(blockDim.x) * tile_items_per_thread;
-  for (std::size_t tile_start = blockIdx.x * tile; tile_start < count;
-       tile_start += std::size_t(gridDim.x) * tile) {
-    unsigned key[tile_items_per_thread];
-    unsigned long long slot[tile_items_per_thread];
-    vertex v[tile_items_per_thread];
-    W d[tile_items_per_thread];
-#pragma unroll
-    for (int c = 0; c < tile_items_per_thread; ++c) {
-      key[c] = no_key;
-      const std::size_t j = tile_item(tile_start, c);
-      if (j >= count) continue;
-      v[c] = improved[j];
-      d[c] = t[v[c]];
-      const unsigned q = bounds.owner(v[c]);
-      if (q != me)
-        key[c] = q;
-      else if (inside(d[c], bucket) && atomicExch(&stamp[v[c] - own_begin], now) != now)
-        key[c] = bounds.parts;
-    }
-    lists.reserve(key, slot, bounds.parts + 1, [&](unsigned k) {
-      return k == bounds.parts ? next_count : send_counts + k;
-    });
-#pragma unroll
-    for (int c = 0; c < tile_items_per_thread; ++c) {
-      if (key[c] == no_key) continue;
-      if (key[c] == bounds.parts) {
-        next[slot[c]] = v[c];
-      } else {
-        const std::size_t at = bounds.begin[key[c]] + slot[c];
-        send_ids[at] = v[c];
-        send_values[at] = d[c];
-      }
-    }
-  }
+  vertex v[tile_items_per_thread];
+  W d[tile_items_per_thread];
+  append_tiles(
+      count, bounds.parts + 1,
+      [&](unsigned k) { return k == bounds.parts ? next_count : send_counts + k; },
+      [&](std::size_t j, int c) {
+        v[c] = improved[j];
+        d[c] = t[v[c]];
+        const unsigned q = bounds.owner(v[c]);
+        if (q != me) return q;
+        if (inside(d[c], bucket) && atomicExch(&stamp[v[c] - own_begin], now) != now)
+          return bounds.parts;
+        return no_key;
+      },
+      [&](int c, unsigned key, unsigned long long at) {
+        if (key == bounds.parts) {
+          next[at] = v[c];
+        } else {
+          send_ids[bounds.begin[key] + at] = v[c];
+          send_values[bounds.begin[key] + at] = d[c];
+        }
+      });
 }
 
 // t[v] = min(t[v], d) for each received (v, d); v joins `next` when d improved it inside the bucket.
@@ -149,30 +159,19 @@ __global__ void apply_received(const vertex* ids, const W* values, std::size_t c
                                vertex own_begin, value_range<W> bucket, vertex* next,
                                unsigned long long* next_count, std::uint32_t* stamp,
                                std::uint32_t now) {
-  __shared__ tile_append lists;
-  const std::size_t tile = std::size_t(blockDim.x) * tile_items_per_thread;
-  for (std::size_t tile_start = blockIdx.x * tile; tile_start < count;
-       tile_start += std::size_t(gridDim.x) * tile) {
-    unsigned key[tile_items_per_thread];
-    unsigned long long slot[tile_items_per_thread];
-    vertex v[tile_items_per_thread];
-#pragma unroll
-    for (int c = 0; c < tile_items_per_thread; ++c) {
-      key[c] = no_key;
-      const std::size_t j = tile_item(tile_start, c);
-      if (j >= count) continue;
-      v[c] = ids[j];
-      const W d = values[j];
-      if (!(d < t[v[c]])) continue;
-      const W old = atomic_min(&t[v[c]], d);
-      if (d < old && inside(d, bucket) && atomicExch(&stamp[v[c] - own_begin], now) != now)
-        key[c] = 0;
-    }
-    lists.reserve(key, slot, 1, [&](unsigned) { return next_count; });
-#pragma unroll
-    for (int c = 0; c < tile_items_per_thread; ++c)
-      if (key[c] != no_key) next[slot[c]] = v[c];
-  }
+  vertex v[tile_items_per_thread];
+  append_tiles(
+      count, 1, [&](unsigned) { return next_count; },
+      [&](std::size_t j, int c) {
+        v[c] = ids[j];
+        const W d = values[j];
+        if (!(d < t[v[c]])) return no_key;
+        const W old = atomic_min(&t[v[c]], d);
+        return d < old && inside(d, bucket) && atomicExch(&stamp[v[c] - own_begin], now) != now
+                   ? 0u
+                   : no_key;
+      },
+      [&](int c, unsigned, unsigned long long at) { next[at] = v[c]; });
 }
 
 // *sum += the arcs [first[u], last[u]) of each listed row u (ids null: rows begin .. begin +
