@@ -38,7 +38,11 @@
 //    one Delta, or arcs in between would be relaxed by neither. Delta_i is clamped to
 //    [Delta_0 / 16, 16 Delta_0] (policy::rdbs::delta_range; the paper gives no bound; without
 //    one, a run of negative eps drives it to zero or below) and is integral and >= 1 for integer
-//    weights.
+//    weights. The buckets' width follows it in steps of 2^(1/2): every new width re-splits every
+//    row, which cost more than the finer width saved (policy::rdbs::delta_steps_per_octave).
+//  - The automatic Delta_0 (Davidson et al.'s, as every algorithm's) shrinks by sqrt(2^20 / n)
+//    on large shallow graphs, to a quarter at most: their buckets keep the GPU busy at a narrower
+//    width, and the light phase then repeats less work (policy::rdbs::delta0_*).
 //  - Empty buckets are skipped: the next bucket starts at the smallest unsettled distance
 //    (reduce_min), not at the previous end, so widths are not aligned to a grid.
 //  - As in delta_stepping.cu, a heavy arc that lands back in the current bucket (float rounding
@@ -101,14 +105,22 @@ W bucket_end(W lo, W width) {
 }
 
 // Eq. 1-2: Delta_i = Delta_{i-1} + eps_i from the last two buckets' settled vertices (C) and
-// light-phase threads (T); buckets 0 and 1 keep Delta_0.
+// light-phase threads (T); buckets 0 and 1 keep Delta_0. The buckets' width is Delta_i rounded
+// to a step of 2^(1 / steps) times Delta_0 (steps 0: Delta_i itself).
 struct delta_schedule {
   double delta0, delta;
   bool dynamic;
+  unsigned steps;
   double c[2] = {0, 0}, t[2] = {0, 0};  // [0] = bucket i-2, [1] = bucket i-1
   std::uint64_t finished = 0;
 
-  delta_schedule(double d0, bool dyn) : delta0(d0), delta(d0), dynamic(dyn && std::isfinite(d0)) {}
+  delta_schedule(double d0, bool dyn, unsigned steps_per_octave)
+      : delta0(d0), delta(d0), dynamic(dyn && std::isfinite(d0)), steps(steps_per_octave) {}
+
+  double width() const {
+    if (!dynamic || steps == 0) return delta;
+    return delta0 * std::exp2(std::round(std::log2(delta / delta0) * steps) / steps);
+  }
 
   void bucket_done(double settled, double threads) {
     c[0] = c[1];
@@ -132,6 +144,17 @@ static_assert(status_finished == 1 && status_overflow == 2 && status_watchdog ==
 
 const char* status_text(int s) {
   return persistent::status_text(status_names, s);
+}
+
+// The automatic delta_0's factor (policy::rdbs::delta0_*): sqrt(2^20 / n), within [1/4, 1], on
+// shallow graphs; 1 on deep ones and for a delta the caller gave.
+template <class W>
+double delta0_scale(const device_matrix<W>& a, const options& opts) {
+  if (opts.delta > 0 ||
+      a.stats().probe_levels > policy::automatic::adds_max_probe_levels)
+    return 1;
+  const double s = std::sqrt(policy::rdbs::delta0_reference_vertices / double(a.rows()));
+  return std::clamp(s, policy::rdbs::delta0_least_scale, 1.0);
 }
 
 // The work lists' capacities: the small one can hold every vertex list_headroom times, the
@@ -202,7 +225,8 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
                                const rdbs_config& cfg, rdbs_report* report) {
   using namespace rdbs;
   const vertex n = A.rows();
-  const double delta0 = persistent::initial_delta("rdbs", A, source, opts);
+  const double delta0 =
+      persistent::initial_delta("rdbs", A, source, opts, cfg.scale_delta0 ? delta0_scale(A, opts) : 1);
 
   cuda_stream stream;
   gpu_context ctx(stream);
@@ -323,9 +347,9 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
     }
   };
 
-  delta_schedule schedule(delta0, cfg.dynamic_delta);
+  delta_schedule schedule(delta0, cfg.dynamic_delta, cfg.delta_steps_per_octave);
   W lo = W(0);
-  W width = bucket_width<W>(schedule.delta);
+  W width = bucket_width<W>(schedule.width());
   timed(rep.split_ms, [&] { split_light_heavy(view, double(width), split.data(), stream); });
   for (;;) {
     const W hi = bucket_end(lo, width);
@@ -362,7 +386,7 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
     lo = next;
     // Eq. 1-2 for the next bucket; a new width moves every row's light/heavy offset.
     schedule.bucket_done(double(settled), double(h_counters[0].threads - threads_before));
-    const W next_width = bucket_width<W>(schedule.delta);
+    const W next_width = bucket_width<W>(schedule.width());
     if (next_width != width) {
       width = next_width;
       ++rep.delta_changes;

@@ -16,6 +16,10 @@ struct rdbs_config {
   bool reorder = policy::rdbs::reorder;  // section 4.1: renumber vertices by descending degree
   // Section 4.3, Eq. 1-2: per-bucket delta (off: delta_0 always).
   bool dynamic_delta = policy::rdbs::dynamic_delta;
+  // The split follows Eq. 2's delta in steps of 2^(1 / this); 0: at every change.
+  unsigned delta_steps_per_octave = policy::rdbs::delta_steps_per_octave;
+  // The automatic delta_0 scaled down on large shallow graphs (policy::rdbs::delta0_*).
+  bool scale_delta0 = true;
   unsigned max_worker_blocks = 0;  // 0: every block the occupancy API says fits
   std::size_t list_capacity = 0;   // 0: sized from the graph; else every work list gets this many
   // On a full work list: grow 4x and redo the light phase, this many times.

@@ -1,10 +1,11 @@
 // RDBS's light phase (algorithms/rdbs_light_phase.cuh) under a few settings: the worker blocks,
-// an idle worker's longest sleep, the degree renumbering, Eq. 1-2's per-bucket Δ and Δ_0, on the
+// an idle worker's longest sleep, the degree renumbering, Eq. 1-2's per-bucket Δ, the steps its
+// width moves in, and Δ_0 (its automatic scaling, or a factor of the unscaled one), on the
 // graphs named (generator specs or files; default kron:20:16, kron:22:16, uniform, the grid and
 // the shared New York road graph). Prints the median of 3 solves after a warm-up and the report's
 // time by part, every answer checked against the CPU Dijkstra. Built by the `tune` target; on a
 // GPU machine, from the build folder:
-//   bench/tune/tune_rdbs [spec ...]
+//   bench/tune/tune_rdbs [--variants NAME,NAME,...] [spec ...]
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -32,9 +33,15 @@ struct variant {
   double delta_factor = 1;  // delta_0 = this x the automatic one
 };
 
+// "paper" is section 4.3 as written: delta_0 unscaled, the width following Eq. 2 at every
+// change; the delta factors below multiply that delta_0.
 std::vector<variant> variants() {
   std::vector<variant> v;
   v.push_back({"default", rdbs_config{}});
+  rdbs_config paper;
+  paper.scale_delta0 = false;
+  paper.delta_steps_per_octave = 0;
+  v.push_back({"paper", paper});
   for (unsigned ns : {1024u, 4096u, 16384u}) {
     rdbs_config c;
     c.idle_sleep_ns = ns;
@@ -51,11 +58,27 @@ std::vector<variant> variants() {
   c = rdbs_config{};
   c.dynamic_delta = false;
   v.push_back({"static-delta", c});
-  v.push_back({"delta/4", rdbs_config{}, 0.25});
-  v.push_back({"delta/2", rdbs_config{}, 0.5});
-  v.push_back({"delta*2", rdbs_config{}, 2});
+  v.push_back({"delta/4", paper, 0.25});
+  v.push_back({"delta/2", paper, 0.5});
+  v.push_back({"delta*2", paper, 2});
+  for (unsigned steps : {1u, 2u, 4u}) {
+    static const char* names[][3] = {{"steps=1", "delta/2 steps=1", "delta/4 steps=1"},
+                                     {"steps=2", "delta/2 steps=2", "delta/4 steps=2"},
+                                     {"steps=4", "delta/2 steps=4", "delta/4 steps=4"}};
+    const unsigned row = steps == 1 ? 0 : steps == 2 ? 1 : 2;
+    c = paper;
+    c.delta_steps_per_octave = steps;
+    v.push_back({names[row][0], c});
+    v.push_back({names[row][1], c, 0.5});
+    v.push_back({names[row][2], c, 0.25});
+  }
+  c = paper;
+  c.scale_delta0 = true;
+  v.push_back({"scaled", c});
   return v;
 }
+
+std::vector<std::string> only;  // --variants a,b,...: these alone (default: all)
 
 void sweep(const std::string& spec) {
   const bool file = spec.find(':') == std::string::npos;
@@ -69,13 +92,18 @@ void sweep(const std::string& spec) {
     const std::uint64_t reached = tune::reached(want.distances);
     if (reached * 100 < g.n) continue;
     sources.push_back(s);
-    double automatic_delta = 0;
+    // The unscaled automatic delta_0, which the factors multiply.
+    rdbs_config unscaled;
+    unscaled.scale_delta0 = false;
+    rdbs_report first;
+    detail::rdbs_sssp_configured(a, s, options{}, unscaled, &first);
+    const double automatic_delta = first.initial_delta;
     for (const variant& var : variants()) {
+      if (!only.empty() && std::find(only.begin(), only.end(), var.name) == only.end()) continue;
       rdbs_report rep;
       options o;
       if (var.delta_factor != 1) o.delta = var.delta_factor * automatic_delta;
       detail::rdbs_sssp_configured(a, s, o, var.cfg, &rep);  // warm-up
-      if (automatic_delta == 0) automatic_delta = rep.initial_delta;
       std::vector<double> ms;
       result<std::uint32_t> r;
       for (int k = 0; k < 3; ++k) {
@@ -86,10 +114,11 @@ void sweep(const std::string& spec) {
       tune::answer_ok(g, s, want.distances, r, spec + " " + var.name, failed);
       std::printf(
           "%-18s src %-8u %-12s %9.3f ms  reorder %.3f setup %.3f light %8.3f heavy %7.3f "
-          "select %6.3f split %6.3f  buckets %5llu batches %8llu wait %3.0f%%  items %llu/%llu/%llu"
+          "select %6.3f split %6.3f (%llu)  delta0 %g  buckets %5llu batches %8llu wait %3.0f%%  items %llu/%llu/%llu"
           "  arcs/m %.2f\n",
           spec.c_str(), s, var.name, ms[1], rep.reorder_ms, rep.setup_ms, rep.light_ms,
-          rep.heavy_ms, rep.select_ms, rep.split_ms, (unsigned long long)r.stats.buckets,
+          rep.heavy_ms, rep.select_ms, rep.split_ms, (unsigned long long)rep.delta_changes,
+          rep.initial_delta, (unsigned long long)r.stats.buckets,
           (unsigned long long)rep.batches, 100 * rep.wait_share,
           (unsigned long long)rep.small_items, (unsigned long long)rep.middle_items,
           (unsigned long long)rep.large_items, double(r.stats.arcs_relaxed) / double(g.arcs()));
@@ -102,7 +131,19 @@ void sweep(const std::string& spec) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> specs;
-  for (int i = 1; i < argc; ++i) specs.push_back(argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--variants" && i + 1 < argc) {
+      std::string list = argv[++i];
+      for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        only.push_back(list.substr(at, comma - at));
+        at = comma + 1;
+      }
+    } else {
+      specs.push_back(arg);
+    }
+  }
   if (specs.empty()) {
     specs = {"kron:20:16", "kron:22:16", "uniform:4194304:7", "grid:2048:2048"};
     const std::string ny = tune::data_path("USA-road-d.NY.gr.gz");
