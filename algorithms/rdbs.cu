@@ -40,9 +40,10 @@
 //    one, a run of negative eps drives it to zero or below) and is integral and >= 1 for integer
 //    weights. The buckets' width follows it in steps of 2^(1/2): every new width re-splits every
 //    row, which cost more than the finer width saved (policy::rdbs::delta_steps_per_octave).
-//  - The automatic Delta_0 (Davidson et al.'s, as every algorithm's) shrinks by sqrt(2^20 / n)
-//    on large shallow graphs, to a quarter at most: their buckets keep the GPU busy at a narrower
-//    width, and the light phase then repeats less work (policy::rdbs::delta0_*).
+//  - The automatic Delta_0 (Davidson et al.'s, as every algorithm's) shrinks by
+//    sqrt(2^25 / arcs) on shallow graphs of more arcs, to a quarter at most: their buckets keep
+//    the GPU busy at a narrower width, and the light phase then repeats less work
+//    (policy::rdbs::delta0_*).
 //  - Empty buckets are skipped: the next bucket starts at the smallest unsettled distance
 //    (reduce_min), not at the previous end, so widths are not aligned to a grid.
 //  - As in delta_stepping.cu, a heavy arc that lands back in the current bucket (float rounding
@@ -117,10 +118,7 @@ struct delta_schedule {
   delta_schedule(double d0, bool dyn, unsigned steps_per_octave)
       : delta0(d0), delta(d0), dynamic(dyn && std::isfinite(d0)), steps(steps_per_octave) {}
 
-  double width() const {
-    if (!dynamic || steps == 0) return delta;
-    return delta0 * std::exp2(std::round(std::log2(delta / delta0) * steps) / steps);
-  }
+  double width() const { return dynamic ? rdbs_stepped_delta(delta, delta0, steps) : delta; }
 
   void bucket_done(double settled, double threads) {
     c[0] = c[1];
@@ -144,17 +142,6 @@ static_assert(status_finished == 1 && status_overflow == 2 && status_watchdog ==
 
 const char* status_text(int s) {
   return persistent::status_text(status_names, s);
-}
-
-// The automatic delta_0's factor (policy::rdbs::delta0_*): sqrt(2^20 / n), within [1/4, 1], on
-// shallow graphs; 1 on deep ones and for a delta the caller gave.
-template <class W>
-double delta0_scale(const device_matrix<W>& a, const options& opts) {
-  if (opts.delta > 0 ||
-      a.stats().probe_levels > policy::automatic::adds_max_probe_levels)
-    return 1;
-  const double s = std::sqrt(policy::rdbs::delta0_reference_vertices / double(a.rows()));
-  return std::clamp(s, policy::rdbs::delta0_least_scale, 1.0);
 }
 
 // The work lists' capacities: the small one can hold every vertex list_headroom times, the
@@ -225,8 +212,11 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
                                const rdbs_config& cfg, rdbs_report* report) {
   using namespace rdbs;
   const vertex n = A.rows();
-  const double delta0 =
-      persistent::initial_delta("rdbs", A, source, opts, cfg.scale_delta0 ? delta0_scale(A, opts) : 1);
+  // A delta the caller gave is taken as it is.
+  const double scale = opts.delta > 0 ? 1.0
+                                      : rdbs_delta0_scale(double(A.arcs()), A.stats().probe_levels,
+                                                          cfg.delta0_reference_arcs);
+  const double delta0 = persistent::initial_delta("rdbs", A, source, opts, scale);
 
   cuda_stream stream;
   gpu_context ctx(stream);

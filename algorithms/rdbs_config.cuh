@@ -3,6 +3,8 @@
 // code), GPU builds only.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -16,10 +18,11 @@ struct rdbs_config {
   bool reorder = policy::rdbs::reorder;  // section 4.1: renumber vertices by descending degree
   // Section 4.3, Eq. 1-2: per-bucket delta (off: delta_0 always).
   bool dynamic_delta = policy::rdbs::dynamic_delta;
-  // The split follows Eq. 2's delta in steps of 2^(1 / this); 0: at every change.
+  // The buckets' width follows Eq. 2's delta in steps of 2^(1 / this); 0: at every change.
   unsigned delta_steps_per_octave = policy::rdbs::delta_steps_per_octave;
-  // The automatic delta_0 scaled down on large shallow graphs (policy::rdbs::delta0_*).
-  bool scale_delta0 = true;
+  // The automatic delta_0 scales down on shallow graphs of more arcs than this (0: never; see
+  // policy::rdbs::delta0_reference_arcs).
+  double delta0_reference_arcs = policy::rdbs::delta0_reference_arcs;
   unsigned max_worker_blocks = 0;  // 0: every block the occupancy API says fits
   std::size_t list_capacity = 0;   // 0: sized from the graph; else every work list gets this many
   // On a full work list: grow 4x and redo the light phase, this many times.
@@ -46,6 +49,22 @@ struct rdbs_report {
   double wait_share = 0;  // of worker blocks' light-phase time, looking for a batch
   std::uint64_t batches = 0;
 };
+
+// Eq. 2's delta rounded to a step of 2^(1 / steps) times delta_0 (steps 0: delta itself): the
+// buckets' width, which moves every row's light/heavy split only when it changes.
+inline double rdbs_stepped_delta(double delta, double delta0, unsigned steps) {
+  if (steps == 0 || !(delta > 0) || !(delta0 > 0) || !std::isfinite(delta)) return delta;
+  return delta0 * std::exp2(std::round(std::log2(delta / delta0) * steps) / steps);
+}
+
+// The automatic delta_0's factor: sqrt(reference / arcs) within [delta0_least_scale, 1] on a
+// shallow graph (probe_levels at most automatic::adds_max_probe_levels), else 1.
+inline double rdbs_delta0_scale(double arcs, std::uint32_t probe_levels, double reference) {
+  if (!(reference > 0) || !(arcs > reference) ||
+      probe_levels > policy::automatic::adds_max_probe_levels)
+    return 1;
+  return std::max(std::sqrt(reference / arcs), policy::rdbs::delta0_least_scale);
+}
 
 template <class W>
 result<W> rdbs_sssp_configured(const device_matrix<W>& a, vertex source, const options& opts,

@@ -39,7 +39,7 @@ std::vector<variant> variants() {
   std::vector<variant> v;
   v.push_back({"default", rdbs_config{}});
   rdbs_config paper;
-  paper.scale_delta0 = false;
+  paper.delta0_reference_arcs = 0;
   paper.delta_steps_per_octave = 0;
   v.push_back({"paper", paper});
   for (unsigned ns : {1024u, 4096u, 16384u}) {
@@ -73,7 +73,7 @@ std::vector<variant> variants() {
     v.push_back({names[row][2], c, 0.25});
   }
   c = paper;
-  c.scale_delta0 = true;
+  c.delta0_reference_arcs = rdbs_config{}.delta0_reference_arcs;
   v.push_back({"scaled", c});
   return v;
 }
@@ -94,7 +94,7 @@ void sweep(const std::string& spec) {
     sources.push_back(s);
     // The unscaled automatic delta_0, which the factors multiply.
     rdbs_config unscaled;
-    unscaled.scale_delta0 = false;
+    unscaled.delta0_reference_arcs = 0;
     rdbs_report first;
     detail::rdbs_sssp_configured(a, s, options{}, unscaled, &first);
     const double automatic_delta = first.initial_delta;

@@ -166,6 +166,47 @@ TEST_SUITE("rdbs") {
     CHECK(rep2.final_delta == rep2.initial_delta);
   }
 
+  TEST_CASE("rdbs: the buckets' width in steps of delta_0, and the scaled delta_0") {
+    // Pure functions (no GPU): Eq. 2's delta rounded to a half octave of delta_0 ...
+    CHECK(detail::rdbs_stepped_delta(13, 10, 0) == 13);
+    CHECK(detail::rdbs_stepped_delta(10.9, 10, 2) == doctest::Approx(10));
+    CHECK(detail::rdbs_stepped_delta(13, 10, 2) == doctest::Approx(10 * std::sqrt(2.0)));
+    CHECK(detail::rdbs_stepped_delta(7.2, 10, 2) == doctest::Approx(10 / std::sqrt(2.0)));
+    CHECK(detail::rdbs_stepped_delta(40, 10, 1) == doctest::Approx(40));
+    CHECK(detail::rdbs_stepped_delta(50, 10, 1) == doctest::Approx(40));
+    // ... and delta_0 scaled by sqrt(reference / arcs) on shallow graphs, to a quarter at most.
+    CHECK(detail::rdbs_delta0_scale(double(1 << 27), 6, double(1 << 25)) == doctest::Approx(0.5));
+    CHECK(detail::rdbs_delta0_scale(double(1ull << 33), 6, double(1 << 25)) == 0.25);
+    CHECK(detail::rdbs_delta0_scale(double(1 << 24), 6, double(1 << 25)) == 1);
+    CHECK(detail::rdbs_delta0_scale(double(1 << 27), 500, double(1 << 25)) == 1);  // deep
+    CHECK(detail::rdbs_delta0_scale(double(1 << 27), 6, 0) == 1);                  // off
+  }
+
+  TEST_CASE("rdbs: exact with the width in steps and a scaled delta_0; a given delta is kept") {
+    TROPIC_REQUIRE_GPU();
+    const auto g = testing::uniform_digraph<std::uint32_t>(30000, 8, 1000, 5);
+    rdbs_config unscaled;
+    unscaled.delta0_reference_arcs = 0;
+    rdbs_report plain;
+    check_rdbs(g, 1, options{}, unscaled, &plain);
+    for (unsigned steps : {0u, 1u, 2u, 4u}) {
+      CAPTURE(steps);
+      rdbs_config c;
+      c.delta_steps_per_octave = steps;
+      c.delta0_reference_arcs = double(g.arcs()) / 16;  // a quarter of the automatic delta_0
+      rdbs_report rep;
+      check_rdbs(g, 1, options{}, c, &rep);
+      CHECK(rep.initial_delta == doctest::Approx(plain.initial_delta / 4));
+    }
+    rdbs_config c;
+    c.delta0_reference_arcs = double(g.arcs()) / 16;
+    options o;
+    o.delta = 37;
+    rdbs_report rep;
+    check_rdbs(g, 1, o, c, &rep);
+    CHECK(rep.initial_delta == 37);
+  }
+
   TEST_CASE("rdbs: statistics and the three workload lists") {
     TROPIC_REQUIRE_GPU();
     const auto g = mixed_degree_graph<float>(30000, 5);
