@@ -178,9 +178,10 @@ inline constexpr double delta_range = 16;
 // step re-splits every row, which cost more than a finer width saved (bench/results/h200-run40/).
 inline constexpr unsigned delta_steps_per_octave = 2;
 // On a shallow graph (probe_levels at most automatic::adds_max_probe_levels) of more arcs than
-// this, the automatic delta_0 scales by sqrt(this / arcs), down to delta0_least_scale: a bucket
-// of many arcs keeps the GPU busy at a narrower width, which cuts the light phase's repeated
-// work. Fitted on kron-20/22/24 and uniform-4M (bench/results/h200-run40/).
+// this, the automatic delta_0 scales by sqrt(this / arcs), down to delta0_least_scale (and not
+// below the lightest arc): a bucket of many arcs keeps the GPU busy at a narrower width, which
+// cuts the light phase's repeated work. Fitted on kron-20/22/24 and uniform-4M
+// (bench/results/h200-run40/).
 inline constexpr double delta0_reference_arcs = double(1u << 25);
 inline constexpr double delta0_least_scale = 0.25;
 // Work-list slots per vertex (or row) of a list's class: memory vs redone phases; unmeasured.

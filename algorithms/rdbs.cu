@@ -41,9 +41,9 @@
 //    weights. The buckets' width follows it in steps of 2^(1/2): every new width re-splits every
 //    row, which cost more than the finer width saved (policy::rdbs::delta_steps_per_octave).
 //  - The automatic Delta_0 (Davidson et al.'s, as every algorithm's) shrinks by
-//    sqrt(2^25 / arcs) on shallow graphs of more arcs, to a quarter at most: their buckets keep
-//    the GPU busy at a narrower width, and the light phase then repeats less work
-//    (policy::rdbs::delta0_*).
+//    sqrt(2^25 / arcs) on shallow graphs of more arcs, to a quarter at most and never below the
+//    lightest arc: their buckets keep the GPU busy at a narrower width, and the light phase then
+//    repeats less work (policy::rdbs::delta0_*). delta_range bounds Eq. 2 around this Delta_0.
 //  - Empty buckets are skipped: the next bucket starts at the smallest unsettled distance
 //    (reduce_min), not at the previous end, so widths are not aligned to a grid.
 //  - As in delta_stepping.cu, a heavy arc that lands back in the current bucket (float rounding
@@ -213,10 +213,10 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   using namespace rdbs;
   const vertex n = A.rows();
   // A delta the caller gave is taken as it is.
-  const double scale = opts.delta > 0 ? 1.0
-                                      : rdbs_delta0_scale(double(A.arcs()), A.stats().probe_levels,
-                                                          cfg.delta0_reference_arcs);
-  const double delta0 = persistent::initial_delta("rdbs", A, source, opts, scale);
+  double delta0 = persistent::initial_delta("rdbs", A, source, opts);
+  if (!(opts.delta > 0))
+    delta0 = rdbs_scaled_delta0(delta0, double(A.arcs()), A.stats().probe_levels,
+                                A.stats().min_weight, cfg.delta0_reference_arcs);
 
   cuda_stream stream;
   gpu_context ctx(stream);

@@ -174,12 +174,16 @@ TEST_SUITE("rdbs") {
     CHECK(detail::rdbs_stepped_delta(7.2, 10, 2) == doctest::Approx(10 / std::sqrt(2.0)));
     CHECK(detail::rdbs_stepped_delta(40, 10, 1) == doctest::Approx(40));
     CHECK(detail::rdbs_stepped_delta(50, 10, 1) == doctest::Approx(40));
-    // ... and delta_0 scaled by sqrt(reference / arcs) on shallow graphs, to a quarter at most.
-    CHECK(detail::rdbs_delta0_scale(double(1 << 27), 6, double(1 << 25)) == doctest::Approx(0.5));
-    CHECK(detail::rdbs_delta0_scale(double(1ull << 33), 6, double(1 << 25)) == 0.25);
-    CHECK(detail::rdbs_delta0_scale(double(1 << 24), 6, double(1 << 25)) == 1);
-    CHECK(detail::rdbs_delta0_scale(double(1 << 27), 500, double(1 << 25)) == 1);  // deep
-    CHECK(detail::rdbs_delta0_scale(double(1 << 27), 6, 0) == 1);                  // off
+    // ... and the automatic delta_0 scaled by sqrt(reference / arcs) on shallow graphs, to a
+    // quarter at most, never below the lightest arc.
+    const double ref = double(1 << 25);
+    CHECK(detail::rdbs_scaled_delta0(100, double(1 << 27), 6, 1, ref) == doctest::Approx(50));
+    CHECK(detail::rdbs_scaled_delta0(100, double(1ull << 33), 6, 1, ref) == 25);
+    CHECK(detail::rdbs_scaled_delta0(100, double(1ull << 33), 6, 40, ref) == 40);
+    CHECK(detail::rdbs_scaled_delta0(100, double(1ull << 33), 6, 400, ref) == 100);
+    CHECK(detail::rdbs_scaled_delta0(100, double(1 << 24), 6, 1, ref) == 100);
+    CHECK(detail::rdbs_scaled_delta0(100, double(1 << 27), 500, 1, ref) == 100);  // deep
+    CHECK(detail::rdbs_scaled_delta0(100, double(1 << 27), 6, 1, 0) == 100);      // off
   }
 
   TEST_CASE("rdbs: exact with the width in steps and a scaled delta_0; a given delta is kept") {
