@@ -186,7 +186,7 @@ TEST_SUITE("rdbs") {
     CHECK(detail::rdbs_scaled_delta0(100, double(1 << 27), 6, 1, 0) == 100);      // off
   }
 
-  TEST_CASE("rdbs: exact with the width in steps and a scaled delta_0; a given delta is kept") {
+  TEST_CASE("rdbs: exact with the width in steps and a scaled delta_0, and a given delta kept") {
     TROPIC_REQUIRE_GPU();
     const auto g = testing::uniform_digraph<std::uint32_t>(30000, 8, 1000, 5);
     rdbs_config unscaled;
