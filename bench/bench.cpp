@@ -205,15 +205,6 @@ void print_help() {
   std::printf(" (each also as c_api:NAME)\nSuites: %s/bench/suites/\n", repository_root().c_str());
 }
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 int parse_count(const std::string& flag, const std::string& v, int minimum) {
   if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 6 ||
       std::stoi(v) < minimum)

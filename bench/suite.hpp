@@ -23,6 +23,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tropic/csr.hpp"
@@ -42,6 +43,16 @@ struct suite_entry {
   std::string file;               // the suite file and line, for messages: "full.txt:9"
   int line = 0;
 };
+
+// The non-empty items of a comma-separated list ("a,,b" -> a, b).
+inline std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
 
 inline bool is_generator_spec(const std::string& s) {
   return s.rfind("kron:", 0) == 0 || s.rfind("uniform:", 0) == 0 || s.rfind("grid:", 0) == 0;
@@ -101,10 +112,7 @@ inline std::vector<suite_entry> read_suite(const std::string& path) {
       } else if (int k = count_option(opt, "cpu-sources=")) {
         e.cpu_sources = k;
       } else if (opt.rfind("skip=", 0) == 0 && opt.size() > 5) {
-        std::stringstream names(opt.substr(5));
-        std::string name;
-        while (std::getline(names, name, ','))
-          if (!name.empty()) e.skip.push_back(name);
+        for (std::string& name : split_commas(opt.substr(5))) e.skip.push_back(std::move(name));
       } else {
         throw error(error_code::parse,
                     where + "unknown option '" + opt +

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../suite.hpp"
 #include "rdbs_config.cuh"
 #include "sweep_common.hpp"
 #include "tropic/device_matrix.hpp"
@@ -28,7 +29,7 @@ namespace {
 bool failed = false;
 
 struct variant {
-  const char* name;
+  std::string name;
   rdbs_config cfg;
   double delta_factor = 1;  // delta_0 = this x the automatic one
 };
@@ -62,15 +63,12 @@ std::vector<variant> variants() {
   v.push_back({"delta/2", paper, 0.5});
   v.push_back({"delta*2", paper, 2});
   for (unsigned steps : {1u, 2u, 4u}) {
-    static const char* names[][3] = {{"steps=1", "delta/2 steps=1", "delta/4 steps=1"},
-                                     {"steps=2", "delta/2 steps=2", "delta/4 steps=2"},
-                                     {"steps=4", "delta/2 steps=4", "delta/4 steps=4"}};
-    const unsigned row = steps == 1 ? 0 : steps == 2 ? 1 : 2;
+    const std::string name = "steps=" + std::to_string(steps);
     c = paper;
     c.delta_steps_per_octave = steps;
-    v.push_back({names[row][0], c});
-    v.push_back({names[row][1], c, 0.5});
-    v.push_back({names[row][2], c, 0.25});
+    v.push_back({name, c});
+    v.push_back({"delta/2 " + name, c, 0.5});
+    v.push_back({"delta/4 " + name, c, 0.25});
   }
   c = paper;
   c.delta0_reference_arcs = rdbs_config{}.delta0_reference_arcs;
@@ -116,7 +114,7 @@ void sweep(const std::string& spec) {
           "%-18s src %-8u %-12s %9.3f ms  reorder %.3f setup %.3f light %8.3f heavy %7.3f "
           "select %6.3f split %6.3f (%llu)  delta0 %g  buckets %5llu batches %8llu wait %3.0f%%  items %llu/%llu/%llu"
           "  arcs/m %.2f\n",
-          spec.c_str(), s, var.name, ms[1], rep.reorder_ms, rep.setup_ms, rep.light_ms,
+          spec.c_str(), s, var.name.c_str(), ms[1], rep.reorder_ms, rep.setup_ms, rep.light_ms,
           rep.heavy_ms, rep.select_ms, rep.split_ms, (unsigned long long)rep.delta_changes,
           rep.initial_delta, (unsigned long long)r.stats.buckets,
           (unsigned long long)rep.batches, 100 * rep.wait_share,
@@ -134,12 +132,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--variants" && i + 1 < argc) {
-      std::string list = argv[++i];
-      for (std::size_t at = 0; at <= list.size();) {
-        const std::size_t comma = std::min(list.find(',', at), list.size());
-        only.push_back(list.substr(at, comma - at));
-        at = comma + 1;
-      }
+      only = bench::split_commas(argv[++i]);
+      const std::vector<variant> known = variants();
+      for (const std::string& name : only)
+        if (std::none_of(known.begin(), known.end(),
+                         [&](const variant& v) { return v.name == name; })) {
+          std::fprintf(stderr, "tune_rdbs: unknown variant '%s'\n", name.c_str());
+          return 2;
+        }
     } else {
       specs.push_back(arg);
     }
