@@ -9,12 +9,12 @@
 //    light phase gained from it on every graph tried, and it holds a second CSR.
 //  - 4.2 adaptive load balancing: rdbs_light_phase.cuh (three workload lists, one thread, one
 //    warp or one block per item). The heavy phase is the paper's static balancing, "the same
-//    number of heavy edges per thread": the operator layer's merge-path push (push_dispatch over
-//    the heavy part of every row), not new code.
+//    number of heavy edges per thread": the operator layer's merge-path push over the heavy part
+//    of every row, not new code (or a pull: below).
 //  - 4.3 bucket-aware asynchronous execution (Algorithm 2). Phase 1 (light arcs of the current
 //    bucket) runs asynchronously in one cooperative persistent kernel (rdbs_light_phase.cuh).
 //    Phases 2 and 3 (heavy arcs of the settled bucket, then the next bucket) are synchronous
-//    operator calls: select, push over the heavy part, reduce_min. The bucket width follows
+//    operator calls: select, vxm over the heavy part, reduce_min. The bucket width follows
 //    Eq. 1-2 (delta_schedule below): eps_i = |(C_{i-2} - C_{i-1}) / (C_{i-2} + C_{i-1})| *
 //    (T_{i-2} - T_{i-1}) / (T_{i-2} + T_{i-1}) * Delta_0 and Delta_i = Delta_{i-1} + eps_i,
 //    with C = vertices settled in the bucket and T = threads the light phase used (the sum of
@@ -44,6 +44,10 @@
 //    sqrt(2^25 / arcs) on shallow graphs of more arcs, to a quarter at most and never below the
 //    lightest arc: their buckets keep the GPU busy at a narrower width, and the light phase then
 //    repeats less work (policy::rdbs::delta0_*). delta_range bounds Eq. 2 around this Delta_0.
+//  - The heavy phase pulls when the settled bucket is large, by the direction rule of
+//    delta_stepping's heavy step (vxm's, Beamer et al.): on a scale-free graph one bucket settles
+//    most vertices, and a push of all their heavy arcs pays an atomic per arc. It needs A' (A
+//    itself when symmetric), so over the renumbered copy (4.1) the phase always pushes.
 //  - Empty buckets are skipped: the next bucket starts at the smallest unsettled distance
 //    (reduce_min), not at the previous end, so widths are not aligned to a grid.
 //  - As in delta_stepping.cu, a heavy arc that lands back in the current bucket (float rounding
@@ -220,7 +224,8 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
 
   cuda_stream stream;
   gpu_context ctx(stream);
-  const descriptor desc;  // the heavy push: merge-path, equal arcs per block (section 4.2)
+  descriptor desc;  // the heavy phase: vxm's direction rule, a push by merge path (4.2)
+  desc.dir = cfg.heavy_direction;
   op_counters heavy_counters;
   rdbs_report rep;
   rep.initial_delta = rep.min_delta = rep.max_delta = delta0;
@@ -265,7 +270,6 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   dense_vector<W> t(n, stream);
   sparse_vector<W> B(n, stream), S(n, stream);
   device_buffer<unsigned> queued(n, stream);
-  device_buffer<arc_index> split(n, stream);
   device_buffer<unsigned long long> ends(work_lists::ends_words, stream);  // bind()
   device_buffer<phase_state> state(1, stream);
   device_buffer<work_counters> counters(1, stream);
@@ -281,7 +285,6 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   // Phase 1's arguments: the graph, the distances and their flags, the lists, the phase's state.
   phase_args<W> k{};
   k.a = view;
-  k.split = split.data();
   k.watchdog_ns = static_cast<unsigned long long>(cfg.watchdog_ms * 1e6);
   k.idle_sleep_ns = std::max(cfg.idle_sleep_ns, 32u);
   k.dist = t.data();
@@ -337,10 +340,27 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
     }
   };
 
+  // Each row's first heavy arc at the bucket width. Over A, the operator layer's split (A''s as
+  // well, when A has a transpose of its own), which lets the heavy phase pull; over the
+  // renumbered copy, a split of its own.
+  std::optional<light_heavy_split<W>> parts;
+  device_buffer<arc_index> copy_split(perm ? n : 0, stream);
+  auto split_at = [&](W w) {
+    timed(rep.split_ms, [&] {
+      if (perm) {
+        split_light_heavy(view, double(w), copy_split.data(), stream);
+        k.split = copy_split.data();
+      } else {
+        parts.emplace(A, double(w), ctx);
+        k.split = parts->rows();
+      }
+    });
+  };
+
   delta_schedule schedule(delta0, cfg.dynamic_delta, cfg.delta_steps_per_octave);
   W lo = W(0);
   W width = bucket_width<W>(schedule.width());
-  timed(rep.split_ms, [&] { split_light_heavy(view, double(width), split.data(), stream); });
+  split_at(width);
   for (;;) {
     const W hi = bucket_end(lo, width);
     const value_range<W> bucket{lo, hi};
@@ -359,11 +379,17 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
       settled = S.nvals();
       st.vertices_relaxed += S.nvals();
       // Phase 2: t = min(t, AH' min.+ (t .* S)); B = stragglers back in the bucket (rounding)
-      const row_ranges heavy_rows{view.row_offsets, split.data(), row_part::heavy};
       timed(rep.heavy_ms, [&] {
-        push_dispatch<min_plus<W>>(
-            push_operands<W>{&t, no_mask<W>(), view, heavy_rows, &S, &B, bucket, &heavy_counters},
-            desc, ctx);
+        if (parts) {
+          vxm(t, no_mask<W>(), accumulator::min, min_plus<W>(), S, heavy(A, *parts), desc, ctx,
+              &B, bucket, &heavy_counters);
+        } else {
+          const row_ranges heavy_rows{view.row_offsets, copy_split.data(), row_part::heavy};
+          push_dispatch<min_plus<W>>(
+              push_operands<W>{&t, no_mask<W>(), view, heavy_rows, &S, &B, bucket,
+                               &heavy_counters},
+              desc, ctx);
+        }
       });
       ++rep.heavy_steps;
       if (B.nvals() == 0) break;
@@ -380,7 +406,7 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
     if (next_width != width) {
       width = next_width;
       ++rep.delta_changes;
-      timed(rep.split_ms, [&] { split_light_heavy(view, double(width), split.data(), stream); });
+      split_at(width);
     }
     rep.min_delta = std::min(rep.min_delta, schedule.delta);
     rep.max_delta = std::max(rep.max_delta, schedule.delta);
@@ -403,6 +429,7 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   // The operators' counter reads, one status read per light phase, the class counts at setup.
   st.host_round_trips = ctx.round_trips + rep.light_phases + 1;
   rep.final_delta = schedule.delta;
+  rep.heavy_pulls = heavy_counters.pull_calls;
   rep.threads_used = wc.threads;
   rep.small_items = wc.small;
   rep.middle_items = wc.middle;
@@ -414,18 +441,19 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
     std::fprintf(stderr,
                  "rdbs: grid %u (%d/SM x %d SMs), reorder %s (%.3f ms), delta %g -> %g (range "
                  "%g..%g, %llu changes), %llu buckets, %llu light phases (%llu redone), %llu "
-                 "heavy steps, items small/middle/large %llu/%llu/%llu, %.3f ms\n",
+                 "heavy steps (%llu pulls), items small/middle/large %llu/%llu/%llu, %.3f ms\n",
                  grid, rg.per_sm, rg.sms, rep.reordered ? "on" : "off", rep.reorder_ms, delta0,
                  rep.final_delta, rep.min_delta, rep.max_delta,
                  static_cast<unsigned long long>(rep.delta_changes),
                  static_cast<unsigned long long>(st.buckets),
                  static_cast<unsigned long long>(rep.light_phases),
                  static_cast<unsigned long long>(rep.overflow_retries),
-                 static_cast<unsigned long long>(rep.heavy_steps), wc.small, wc.middle, wc.large,
+                 static_cast<unsigned long long>(rep.heavy_steps),
+                 static_cast<unsigned long long>(rep.heavy_pulls), wc.small, wc.middle, wc.large,
                  st.milliseconds);
   if (opts.verbose)
     std::fprintf(stderr,
-                 "rdbs: time (ms): setup %.3f, light phases %.3f, heavy pushes %.3f, selects and "
+                 "rdbs: time (ms): setup %.3f, light phases %.3f, heavy steps %.3f, selects and "
                  "minima %.3f, light/heavy splits %.3f; %llu batches, workers waiting %.0f%%\n",
                  rep.setup_ms, rep.light_ms, rep.heavy_ms, rep.select_ms, rep.split_ms,
                  static_cast<unsigned long long>(rep.batches), 100 * rep.wait_share);

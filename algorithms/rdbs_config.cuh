@@ -10,6 +10,7 @@
 
 #include "policy.hpp"
 #include "tropic/device_matrix.hpp"
+#include "tropic/operators.hpp"
 #include "tropic/sssp.hpp"
 
 namespace tropic::detail {
@@ -23,6 +24,9 @@ struct rdbs_config {
   // The automatic delta_0 scales down on shallow graphs of more arcs than this (0: never; see
   // policy::rdbs::delta0_reference_arcs).
   double delta0_reference_arcs = policy::rdbs::delta0_reference_arcs;
+  // The heavy phase (section 4.2 pushes it): automatic pulls a large settled bucket where A' is
+  // at hand, by the direction rule of delta_stepping's heavy step; push is the paper's.
+  direction heavy_direction = direction::automatic;
   unsigned max_worker_blocks = 0;  // 0: every block the occupancy API says fits
   std::size_t list_capacity = 0;   // 0: sized from the graph; else every work list gets this many
   // On a full work list: grow 4x and redo the light phase, this many times.
@@ -37,7 +41,8 @@ struct rdbs_report {
   double min_delta = 0, max_delta = 0, final_delta = 0;
   std::uint64_t delta_changes = 0;     // buckets whose width differed from the previous one
   std::uint64_t light_phases = 0;      // asynchronous light-phase launches
-  std::uint64_t heavy_steps = 0;       // synchronous heavy pushes
+  std::uint64_t heavy_steps = 0;       // synchronous heavy steps
+  std::uint64_t heavy_pulls = 0;       // of which pulls (the direction rule)
   std::uint64_t overflow_retries = 0;  // light phases redone after a full work list
   std::uint64_t threads_used = 0;      // sum over light items of their thread group size (T)
   std::uint64_t small_items = 0, middle_items = 0, large_items = 0;  // per workload list

@@ -17,6 +17,7 @@
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/device_matrix.hpp"
 #include "tropic/error.hpp"
+#include "tropic/generate.hpp"
 #include "tropic/sssp.hpp"
 
 namespace {
@@ -109,6 +110,15 @@ TEST_SUITE("rdbs") {
     rdbs_config fixed;
     fixed.dynamic_delta = false;
     random_suite<float>(32, 8001, fixed);
+  }
+
+  TEST_CASE("rdbs: random graph suite with every heavy step a pull") {
+    TROPIC_REQUIRE_GPU();
+    rdbs_config pulled;
+    pulled.heavy_direction = direction::pull;
+    random_suite<std::uint32_t>(32, 9001, pulled);
+    random_suite<float>(32, 9501, pulled);
+    random_suite<std::int64_t>(16, 9801, pulled);
   }
 
   TEST_CASE("rdbs: the renumbering does not change the answer") {
@@ -209,6 +219,52 @@ TEST_SUITE("rdbs") {
     rdbs_report rep;
     check_rdbs(g, 1, o, c, &rep);
     CHECK(rep.initial_delta == 37);
+  }
+
+  TEST_CASE("rdbs: the heavy phase pulls where A' is at hand, and pushes otherwise") {
+    TROPIC_REQUIRE_GPU();
+    rdbs_config pull, push;
+    pull.heavy_direction = direction::pull;
+    push.heavy_direction = direction::push;
+    SUBCASE("symmetric: A is its own transpose") {
+      const auto g = generate<std::uint32_t>("kron:14:16", 3);
+      rdbs_report pulled, pushed, automatic;
+      check_rdbs(g, 1, options{}, pull, &pulled);
+      CHECK(pulled.heavy_steps > 0);
+      CHECK(pulled.heavy_pulls == pulled.heavy_steps);
+      check_rdbs(g, 1, options{}, push, &pushed);
+      CHECK(pushed.heavy_steps > 0);
+      CHECK(pushed.heavy_pulls == 0);
+      check_rdbs(g, 1, options{}, rdbs_config{}, &automatic);
+      CHECK(automatic.heavy_pulls <= automatic.heavy_steps);
+      MESSAGE("kron-14, the direction rule: ", automatic.heavy_pulls, " of ",
+              automatic.heavy_steps, " heavy steps pulled");
+      // floats: a heavy arc that rounding brings back into the bucket, from a pull
+      check_rdbs(generate<float>("kron:14:16", 4), 2, options{}, pull);
+      check_rdbs(generate<double>("grid:60:70", 5), 7, options{}, pull);
+    }
+    SUBCASE("directed: A' uploaded, or none and the rule pushes") {
+      const auto g = testing::uniform_digraph<double>(20000, 8, 100, 9);
+      rdbs_report with;
+      check_rdbs(g, 0, options{}, pull, &with);
+      CHECK(with.heavy_pulls == with.heavy_steps);
+      device_matrix<double> bare(g, upload_options{transpose_policy::none});
+      REQUIRE_FALSE(bare.has_transpose());
+      rdbs_report without;
+      const auto got = detail::rdbs_sssp_configured(bare, 0, options{}, rdbs_config{}, &without);
+      CHECK(verify(g, 0, dijkstra(g, 0, false).distances, got).empty());
+      CHECK(without.heavy_pulls == 0);
+      CHECK(without.heavy_steps > 0);
+    }
+    SUBCASE("the renumbered copy pushes whatever the direction") {
+      const auto g = generate<std::uint32_t>("kron:14:16", 3);
+      rdbs_config renumbered = pull;
+      renumbered.reorder = true;
+      rdbs_report rep;
+      check_rdbs(g, 1, options{}, renumbered, &rep);
+      CHECK(rep.heavy_pulls == 0);
+      CHECK(rep.heavy_steps > 0);
+    }
   }
 
   TEST_CASE("rdbs: statistics and the three workload lists") {
