@@ -295,14 +295,10 @@ struct rank_solver {
       TROPIC_CUDA_CHECK(cudaMemcpyAsync(gathered.values() + at[me], u.values(),
                                         counts[me] * sizeof(W), cudaMemcpyDeviceToDevice, stream));
     }
-    if (parts > 1) {
-      // the whole frontier to every peer; peer q's into its block of `gathered`
-      const std::vector<std::size_t> send_at(parts, 0), send_count(parts, u.nvals());
-      const std::vector<std::size_t> recv_count(counts.begin(), counts.end());
-      matrix.comms().exchange_entries(me, u.indices(), u.values(), send_at, send_count,
-                                      gathered.indices(), gathered.values(), at, recv_count,
-                                      stream, [&](auto&& nccl) { transfer(nccl); });
-    }
+    // every rank's frontier to every rank, rank q's into its block of `gathered`
+    matrix.comms().gather_entries(me, gathered.indices(), gathered.values(), at,
+                                  std::vector<std::size_t>(counts.begin(), counts.end()), stream,
+                                  [&](auto&& nccl) { transfer(nccl); });
     if (log) gathering.end(stream);
     gathered.set_nvals(at[parts]);
     if (account.p) {

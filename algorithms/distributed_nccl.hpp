@@ -1,7 +1,7 @@
 // NCCL for the multi-GPU solve (GPU builds): one communicator per part, made by ncclCommInitAll
-// for the matrix's devices, and the three calls the solve makes -- a grouped exchange of byte
-// blocks with every peer (and of (id, value) entries on top of it), a broadcast of each part's
-// distances, and a min all-reduce. Without
+// for the matrix's devices, and the calls the solve makes -- a grouped exchange of byte blocks
+// with every peer (and of (id, value) entries on top of it), a broadcast of each part's entries
+// or distances, and a min all-reduce. Without
 // NCCL (TROPIC_HAVE_NCCL undefined) only one part exists and none of them is called.
 #pragma once
 
@@ -146,6 +146,32 @@ class nccl_communicators {
       }
       around([&] { exchange(rank, out, out_bytes, in, in_bytes, stream); });
     }
+  }
+
+  // Every part q's count[q] entries at at[q] of ids and values, its own block already in place,
+  // to every rank: a broadcast per part and array, in one NCCL group (a pull's gather).
+  template <class Id, class Value, class Around>
+  void gather_entries(std::size_t rank, Id* ids, Value* values, const std::vector<std::size_t>& at,
+                      const std::vector<std::size_t>& count, cudaStream_t stream,
+                      Around&& around) {
+#if defined(TROPIC_HAVE_NCCL)
+    if (comms_.size() < 2) return;
+    around([&] {
+      nccl_group group;
+      for (std::size_t q = 0; q < comms_.size(); ++q) {
+        if (!count[q]) continue;
+        nccl_check(ncclBroadcast(ids + at[q], ids + at[q], count[q] * sizeof(Id), ncclUint8,
+                                 int(q), comms_[rank], stream),
+                   "broadcast");
+        nccl_check(ncclBroadcast(values + at[q], values + at[q], count[q] * sizeof(Value),
+                                 ncclUint8, int(q), comms_[rank], stream),
+                   "broadcast");
+      }
+      group.end();
+    });
+#else
+    (void)rank, (void)ids, (void)values, (void)at, (void)count, (void)stream, (void)around;
+#endif
   }
 
   // Every part q broadcasts bytes[q] bytes at data + offset[q] (in place on every rank).
