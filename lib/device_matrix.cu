@@ -225,6 +225,35 @@ graph_stats device_stats(vertex n, arc_index arcs, const arc_index* offsets, con
 
 // least[u] = the weight of u's first arc (rows sorted by weight: its lightest), infinity for an
 // empty row.
+// The rows [span[0], span[1]) outside which every row is empty, by two binary searches of the
+// offsets (device_matrix::first_arc_row): span[0] = the last u with offsets[u] = 0, span[1] =
+// the first u with offsets[u] = arcs; both 0 without arcs.
+__host__ __device__ inline void arc_row_span(vertex n, const arc_index* offsets, vertex* span) {
+  const arc_index arcs = offsets[n];
+  if (arcs == 0) {
+    span[0] = span[1] = 0;
+    return;
+  }
+  vertex lo = 0, hi = n;  // offsets[lo] = 0 < offsets[hi]
+  while (hi - lo > 1) {
+    const vertex mid = lo + (hi - lo) / 2;
+    if (offsets[mid] == 0) lo = mid;
+    else hi = mid;
+  }
+  span[0] = lo;
+  lo = 0, hi = n;  // offsets[lo] < arcs = offsets[hi]
+  while (hi - lo > 1) {
+    const vertex mid = lo + (hi - lo) / 2;
+    if (offsets[mid] < arcs) lo = mid;
+    else hi = mid;
+  }
+  span[1] = hi;
+}
+
+__global__ void arc_row_span_kernel(vertex n, const arc_index* offsets, vertex* span) {
+  arc_row_span(n, offsets, span);
+}
+
 template <class W>
 __global__ void first_weights(vertex n, const arc_index* offsets, const W* weights, W* least) {
   for (std::size_t u = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; u < n;
@@ -267,6 +296,7 @@ device_matrix<W>::device_matrix(const csr_host_view<W>& g, const upload_options&
   columns_ = device_buffer<vertex>(arcs_, stream);
   weights_ = device_buffer<W>(arcs_, stream);
   row_offsets_.upload(g.row_offsets, std::size_t(n_) + 1);
+  arc_row_span(n_, g.row_offsets, arc_rows_);
   columns_.upload(g.columns, arcs_);
   weights_.upload(g.weights, arcs_);
 
@@ -350,6 +380,14 @@ device_matrix<W>::device_matrix(vertex n, device_buffer<arc_index>&& row_offsets
   stats_ = device_stats<W>(n_, arcs_, row_offsets_.data(), columns_.data(), weights_.data(),
                            stream);
   stats_.symmetric = symmetric;
+  {
+    device_buffer<vertex> span(2, stream);
+    arc_row_span_kernel<<<1, 1, 0, stream>>>(n_, row_offsets_.data(), span.data());
+    TROPIC_CUDA_CHECK(cudaGetLastError());
+    TROPIC_CUDA_CHECK(cudaMemcpyAsync(arc_rows_, span.data(), sizeof arc_rows_,
+                                      cudaMemcpyDeviceToHost, stream));
+    TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
   require_device_memory(arcs_ * (sizeof(vertex) + sizeof(W)) + std::size_t(n_) * sizeof(W),
                         "sorting the rows of a " + std::to_string(n_) + "-vertex, " +
                             std::to_string(arcs_) + "-arc " + weight_type_name<W>() +

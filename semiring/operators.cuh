@@ -38,16 +38,30 @@ namespace tropic {
 namespace detail {
 
 // w<mask> = accum(w, A ⊕.⊗ u) for a dense u over A's rows, or A''s when `transposed`: every
-// pull, dense or sparse, vxm or mxv, reaches pull_dispatch here.
+// pull, dense or sparse, vxm or mxv, reaches pull_dispatch here. Where an empty row leaves w as
+// it is (the min accumulator of a min monoid, no mask), the pull visits only the rows of A that
+// hold arcs: a part of a distributed matrix, n rows of which it holds |part|, reads its own.
 template <class S, class W>
 void pull_rows(dense_vector<W>& w, const mask_view<W>& mask, accumulator accum,
                const matrix_operand<W>& a, bool transposed, const W* u, pull_floor<W> floor,
                const descriptor& desc, gpu_context& ctx, sparse_vector<W>* improved,
                value_range<W> improved_range, op_counters* counters) {
-  const csr_view<W> view = transposed ? a.a->transpose_view() : a.a->view();
-  const pull_operands<W> op{&w, mask, accum, view,
-                            pull_ranges_of(view, a, transposed, desc, ctx),
-                            u, improved, improved_range, counters, floor};
+  csr_view<W> view = transposed ? a.a->transpose_view() : a.a->view();
+  row_ranges ranges = pull_ranges_of(view, a, transposed, desc, ctx);
+  vertex first = 0;
+  const vertex last = a.a->last_arc_row();
+  if (!transposed && accum == accumulator::min && S::is_min_monoid &&
+      mask.kind == mask_kind::none && (a.a->first_arc_row() > 0 || last < view.n)) {
+    first = a.a->first_arc_row();
+    view.n = last - first;
+    view.row_offsets += first;
+    if (view.row_least) view.row_least += first;
+    ranges.offsets = view.row_offsets;
+    if (ranges.split) ranges.split += first;
+    if (ranges.light_before) ranges.light_before += first;
+  }
+  const pull_operands<W> op{&w, mask, accum, view, ranges, u, improved, improved_range,
+                            counters, floor, first};
   pull_dispatch<S>(op, desc, ctx);
 }
 

@@ -85,6 +85,10 @@ class device_matrix {
 
   vertex rows() const noexcept { return n_; }
   arc_index arcs() const noexcept { return arcs_; }
+  // The rows [first, last) outside which no row holds an arc (a part of a distributed matrix
+  // holds its own rows alone): a pull that leaves empty rows unchanged visits these only.
+  vertex first_arc_row() const noexcept { return arc_rows_[0]; }
+  vertex last_arc_row() const noexcept { return arc_rows_[1]; }
   const graph_stats& stats() const noexcept { return stats_; }
   cudaStream_t stream() const noexcept { return stream_; }
 
@@ -112,6 +116,7 @@ class device_matrix {
   arc_index arcs_ = 0;
   graph_stats stats_;
   arc_index t_max_row_length_ = 0;  // A''s longest row: the largest in-degree of A
+  vertex arc_rows_[2] = {0, 0};      // first_arc_row(), last_arc_row()
   cudaStream_t stream_ = nullptr;
   device_buffer<arc_index> row_offsets_, t_row_offsets_;
   device_buffer<vertex> columns_, t_columns_;

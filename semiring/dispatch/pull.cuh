@@ -34,6 +34,9 @@ struct pull_operands {
   value_range<W> improved_range = {};
   op_counters* counters = nullptr;
   pull_floor<W> floor = {};  // none: every row may change
+  // The view's row r is w's row first_row + r, and listed as such: a pull over a window of the
+  // rows (pull_rows) with w and the list in whole-matrix numbering.
+  vertex first_row = 0;
 };
 
 // Overrides of a pull's launch shape (tests cross tiles and blocks on small graphs, sweeps time
@@ -97,7 +100,7 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
   const mask_view<W>& mask = op.mask;
   const accumulator accum = op.accum;
   const W* u = op.u;
-  W* w = op.w->data();
+  W* w = op.w->data() + op.first_row;
   const value_range<W> improved_range = op.improved_range;
   pull_floor<W> floor = op.floor;
   const vertex n = view.n;
@@ -212,6 +215,11 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
     op.counters->arcs += view.arcs;  // upper bound: rows of the part only are read
   }
   finish_improved(op.improved, count, ctx);
+  if (op.improved && op.first_row && op.improved->nvals()) {
+    offset_indices<<<blocks_for(op.improved->nvals()), tuning::block_threads, 0, s>>>(
+        op.improved->indices(), op.improved->nvals(), op.first_row);
+    check_launch();
+  }
 }
 
 }  // namespace tropic::detail

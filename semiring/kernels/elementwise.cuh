@@ -68,6 +68,14 @@ __global__ void scatter_values(const vertex* idx, const W* val, std::size_t coun
   if (threadIdx.x == 0 && mine < infinity<W>()) atomic_min(least, mine);
 }
 
+// list[k] += by for every k < count: a pull over a window of rows lists them from the window's
+// first row (pull_operands::first_row).
+__global__ inline void offset_indices(vertex* list, std::size_t count, vertex by) {
+  for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < count;
+       k += std::size_t(gridDim.x) * blockDim.x)
+    list[k] += by;
+}
+
 // w<mask> = accum(w, t) elementwise, where t is produced per index by `make`.
 template <class S, class W, class Make>
 __global__ void ewise_kernel(W* w, vertex n, mask_view<W> mask, accumulator accum, Make make,

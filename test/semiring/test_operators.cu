@@ -266,6 +266,48 @@ TEST_SUITE("operators") {
     check_vxm_mxv<min_plus<W>>(rows_of_lengths<W>(300001, lengths, 13, short_tail), 13, true);
   }
 
+  // Arcs in the middle rows only (a distributed part's shape): the min pull visits those rows
+  // alone (pull_rows) and lists them in the whole matrix's numbering; the other accumulators
+  // and masks still see every row.
+  TEST_CASE_TEMPLATE("min-plus vxm / mxv pull: arcs in the middle rows only", W, std::uint32_t,
+                     float) {
+    TROPIC_REQUIRE_GPU();
+    std::vector<arc_index> lengths(20000, 0);
+    for (arc_index l : tile_edge_lengths()) lengths.push_back(l);
+    for (vertex i = 0; i < 3000; ++i) lengths.push_back(i % 7);
+    const vertex n = vertex(lengths.size()) + 30000;
+    const csr<W> g = rows_of_lengths<W>(n, lengths, 16, [](vertex) { return arc_index(0); });
+    vertex first = n, last = 0;
+    for (vertex u = 0; u < n; ++u)
+      if (g.row_offsets[u + 1] > g.row_offsets[u]) {
+        first = std::min(first, u);
+        last = u + 1;
+      }
+    REQUIRE(first > 0);
+    REQUIRE(last < n);
+    const device_matrix<W> a(g);
+    CHECK(a.first_arc_row() == first);
+    CHECK(a.last_arc_row() == last);
+    // the same span from offsets already on the device
+    device_buffer<arc_index> offsets(g.row_offsets.size(), cudaStream_t{});
+    device_buffer<vertex> columns(g.columns.size(), cudaStream_t{});
+    device_buffer<W> weights(g.weights.size(), cudaStream_t{});
+    offsets.upload(g.row_offsets.data(), g.row_offsets.size());
+    columns.upload(g.columns.data(), g.columns.size());
+    weights.upload(g.weights.data(), g.weights.size());
+    const device_matrix<W> moved(n, std::move(offsets), std::move(columns), std::move(weights),
+                                 false);
+    CHECK(moved.first_arc_row() == first);
+    CHECK(moved.last_arc_row() == last);
+    check_vxm_mxv<min_plus<W>>(g, 16, true);
+    csr<W> none;
+    none.n = 10;
+    none.row_offsets.assign(11, 0);
+    const device_matrix<W> empty(none);
+    CHECK(empty.first_arc_row() == 0);
+    CHECK(empty.last_arc_row() == 0);
+  }
+
   TEST_CASE_TEMPLATE("plus-times vxm / mxv pull: rows at the tiles' edges, one huge row", W,
                      float, double) {
     TROPIC_REQUIRE_GPU();
