@@ -280,7 +280,8 @@ struct rank_solver {
   // t = min(t, A min.+ u) over this rank's rows, u = every rank's frontier (gathered): only
   // this rank's vertices improve, so there is nothing to send; `improved` = those improved
   // into `range`. The pull is floored by min(u) (mxv of a sparse u), so it reads only the arcs
-  // that can still improve a row: one GPU's live-rows pull, over the part.
+  // that can still improve a row: one GPU's live-rows pull, over the part's own rows (the
+  // others hold no arcs, and a min pull visits only rows that do: pull_rows).
   void pull(const sparse_vector<W>& u, const matrix_operand<W>& part, sparse_vector<W>& improved,
             value_range<W> range, statistics& st) {
     improved.clear();
