@@ -296,7 +296,7 @@ device_matrix<W>::device_matrix(const csr_host_view<W>& g, const upload_options&
   columns_ = device_buffer<vertex>(arcs_, stream);
   weights_ = device_buffer<W>(arcs_, stream);
   row_offsets_.upload(g.row_offsets, std::size_t(n_) + 1);
-  arc_row_span(n_, g.row_offsets, arc_rows_);
+  if (g.row_offsets) arc_row_span(n_, g.row_offsets, arc_rows_);  // a view may hold no offsets
   columns_.upload(g.columns, arcs_);
   weights_.upload(g.weights, arcs_);
 
