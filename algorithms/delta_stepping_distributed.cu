@@ -297,9 +297,12 @@ struct rank_solver {
                                         counts[me] * sizeof(W), cudaMemcpyDeviceToDevice, stream));
     }
     // every rank's frontier to every rank, rank q's into its block of `gathered`
-    matrix.comms().gather_entries(me, gathered.indices(), gathered.values(), at,
-                                  std::vector<std::size_t>(counts.begin(), counts.end()), stream,
-                                  [&](auto&& nccl) { transfer(nccl); });
+    if (parts > 1)
+      transfer([&] {
+        matrix.comms().broadcast_blocks(
+            me, {{gathered.indices(), sizeof(vertex)}, {gathered.values(), sizeof(W)}}, at,
+            std::vector<std::size_t>(counts.begin(), counts.end()), stream);
+      });
     if (log) gathering.end(stream);
     gathered.set_nvals(at[parts]);
     if (account.p) {
@@ -446,10 +449,10 @@ struct rank_solver {
   // Every rank gets every part's distances; the arc pass (overflow, parents) runs on each part's
   // arcs and its answers meet by a min; rank 0 downloads.
   result<W> finish(statistics& st) {
-    std::vector<std::size_t> offset(parts), bytes(parts);
+    std::vector<std::size_t> first(parts), size(parts);
     for (std::size_t q = 0; q < parts; ++q) {
-      offset[q] = std::size_t(matrix.ranges()[q].begin) * sizeof(W);
-      bytes[q] = std::size_t(matrix.ranges()[q].size()) * sizeof(W);
+      first[q] = matrix.ranges()[q].begin;
+      size[q] = matrix.ranges()[q].size();
     }
     // Every buffer is allocated before the first NCCL call: no allocation waits behind one.
     const bool parents = opts.parents;
@@ -458,8 +461,7 @@ struct rank_solver {
     device_buffer<unsigned long long> overflow(1, stream);
     device_buffer<unsigned long long> settled(adopts ? n : 0, stream), adopted(1, stream);
     pinned_buffer<unsigned long long> count(1), overflow_host(1);
-    matrix.comms().broadcast_parts(me, reinterpret_cast<unsigned char*>(t.data()), offset, bytes,
-                                   stream);
+    matrix.comms().broadcast_blocks(me, {{t.data(), sizeof(W)}}, first, size, stream);
     TROPIC_CUDA_CHECK(cudaMemsetAsync(overflow.data(), 0xff, sizeof(unsigned long long),
                                       stream));
     if (parents)

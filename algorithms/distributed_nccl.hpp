@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -148,47 +149,31 @@ class nccl_communicators {
     }
   }
 
-  // Every part q's count[q] entries at at[q] of ids and values, its own block already in place,
-  // to every rank: a broadcast per part and array, in one NCCL group (a pull's gather).
-  template <class Id, class Value, class Around>
-  void gather_entries(std::size_t rank, Id* ids, Value* values, const std::vector<std::size_t>& at,
-                      const std::vector<std::size_t>& count, cudaStream_t stream,
-                      Around&& around) {
-#if defined(TROPIC_HAVE_NCCL)
-    if (comms_.size() < 2) return;
-    around([&] {
-      nccl_group group;
-      for (std::size_t q = 0; q < comms_.size(); ++q) {
-        if (!count[q]) continue;
-        nccl_check(ncclBroadcast(ids + at[q], ids + at[q], count[q] * sizeof(Id), ncclUint8,
-                                 int(q), comms_[rank], stream),
-                   "broadcast");
-        nccl_check(ncclBroadcast(values + at[q], values + at[q], count[q] * sizeof(Value),
-                                 ncclUint8, int(q), comms_[rank], stream),
-                   "broadcast");
-      }
-      group.end();
-    });
-#else
-    (void)rank, (void)ids, (void)values, (void)at, (void)count, (void)stream, (void)around;
-#endif
-  }
-
-  // Every part q broadcasts bytes[q] bytes at data + offset[q] (in place on every rank).
-  void broadcast_parts(std::size_t rank, unsigned char* data,
-                       const std::vector<std::size_t>& offset,
-                       const std::vector<std::size_t>& bytes, cudaStream_t stream) {
+  // An array of `item`-byte elements (broadcast_blocks).
+  struct block_array {
+    void* data;
+    std::size_t item;
+  };
+  // Every part q broadcasts the count[q] elements at at[q] of each array, in place, to every rank,
+  // all in one NCCL group: a pull's gather of (id, value) entries, a solve's distances.
+  void broadcast_blocks(std::size_t rank, std::initializer_list<block_array> arrays,
+                        const std::vector<std::size_t>& at, const std::vector<std::size_t>& count,
+                        cudaStream_t stream) {
 #if defined(TROPIC_HAVE_NCCL)
     if (comms_.size() < 2) return;
     nccl_group group;
-    for (std::size_t q = 0; q < comms_.size(); ++q)
-      if (bytes[q])
-        nccl_check(ncclBroadcast(data + offset[q], data + offset[q], bytes[q], ncclUint8, int(q),
+    for (std::size_t q = 0; q < comms_.size(); ++q) {
+      if (!count[q]) continue;
+      for (const block_array& a : arrays) {
+        unsigned char* block = static_cast<unsigned char*>(a.data) + at[q] * a.item;
+        nccl_check(ncclBroadcast(block, block, count[q] * a.item, ncclUint8, int(q),
                                  comms_[rank], stream),
                    "broadcast");
+      }
+    }
     group.end();
 #else
-    (void)rank, (void)data, (void)offset, (void)bytes, (void)stream;
+    (void)rank, (void)arrays, (void)at, (void)count, (void)stream;
 #endif
   }
 

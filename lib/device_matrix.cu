@@ -223,8 +223,6 @@ graph_stats device_stats(vertex n, arc_index arcs, const arc_index* offsets, con
 
 }  // namespace
 
-// least[u] = the weight of u's first arc (rows sorted by weight: its lightest), infinity for an
-// empty row.
 // The rows [span[0], span[1]) outside which every row is empty, by two binary searches of the
 // offsets (device_matrix::first_arc_row): span[0] = the last u with offsets[u] = 0, span[1] =
 // the first u with offsets[u] = arcs; both 0 without arcs.
@@ -254,6 +252,8 @@ __global__ void arc_row_span_kernel(vertex n, const arc_index* offsets, vertex* 
   arc_row_span(n, offsets, span);
 }
 
+// least[u] = the weight of u's first arc (rows sorted by weight: its lightest), infinity for an
+// empty row.
 template <class W>
 __global__ void first_weights(vertex n, const arc_index* offsets, const W* weights, W* least) {
   for (std::size_t u = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; u < n;

@@ -1,10 +1,10 @@
 // RDBS's light phase (algorithms/rdbs_light_phase.cuh) under a few settings: the worker blocks,
 // an idle worker's longest sleep, the degree renumbering, Eq. 1-2's per-bucket Δ, the steps its
-// width moves in, the heavy phase's direction, and Δ_0 (its automatic scaling, or a factor of the unscaled one), on the
-// graphs named (generator specs or files; default kron:20:16, kron:22:16, uniform, the grid and
-// the shared New York road graph). Prints the median of 3 solves after a warm-up and the report's
-// time by part, every answer checked against the CPU Dijkstra. Built by the `tune` target; on a
-// GPU machine, from the build folder:
+// width moves in, the heavy phase's direction, and Δ_0 (its automatic scaling, or a factor of
+// the unscaled one), on the graphs named (generator specs or files; default kron:20:16,
+// kron:22:16, uniform, the grid and the shared New York road graph). Prints the median of 3
+// solves after a warm-up and the report's time by part, every answer checked against the CPU
+// Dijkstra. Built by the `tune` target; on a GPU machine, from the build folder:
 //   bench/tune/tune_rdbs [--variants NAME,NAME,...] [spec ...]
 #include <algorithm>
 #include <cstdint>
@@ -115,12 +115,12 @@ void sweep(const std::string& spec) {
       std::sort(ms.begin(), ms.end());
       tune::answer_ok(g, s, want.distances, r, spec + " " + var.name, failed);
       std::printf(
-          "%-18s src %-8u %-12s %9.3f ms  reorder %.3f setup %.3f light %8.3f heavy %7.3f (%llu/%llu pulls) "
-          "select %6.3f split %6.3f (%llu)  delta0 %g  buckets %5llu batches %8llu wait %3.0f%%  items %llu/%llu/%llu"
+          "%-18s src %-8u %-12s %9.3f ms  reorder %.3f setup %.3f light %8.3f "
+          "heavy %7.3f (%llu/%llu pulls) select %6.3f split %6.3f (%llu)  delta0 %g  buckets %5llu batches %8llu wait %3.0f%%  items %llu/%llu/%llu"
           "  arcs/m %.2f\n",
           spec.c_str(), s, var.name.c_str(), ms[1], rep.reorder_ms, rep.setup_ms, rep.light_ms,
-          rep.heavy_ms, (unsigned long long)rep.heavy_pulls,
-          (unsigned long long)rep.heavy_steps, rep.select_ms, rep.split_ms, (unsigned long long)rep.delta_changes,
+          rep.heavy_ms, (unsigned long long)rep.heavy_pulls, (unsigned long long)rep.heavy_steps,
+          rep.select_ms, rep.split_ms, (unsigned long long)rep.delta_changes,
           rep.initial_delta, (unsigned long long)r.stats.buckets,
           (unsigned long long)rep.batches, 100 * rep.wait_share,
           (unsigned long long)rep.small_items, (unsigned long long)rep.middle_items,
