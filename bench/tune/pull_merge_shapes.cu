@@ -69,6 +69,41 @@ int main(int argc, char** argv) {
                   ms, cusparse_ms / ms, got == want ? "ok" : "WRONG");
     };
     using detail::pull_policy;
+    // The L1 / shared memory split: the resident blocks' shared memory leaves L1 the rest of
+    // the SM's 256 KB, where hub columns of u would stay. Each carve-out with as many blocks as
+    // it holds at once (the library's default shape, 128 x 8).
+    {
+      using P = pull_policy<128, 8>;
+      auto kernel = detail::pull_merge_path<min_plus<float>, float, P::threads, P::items>;
+      int sms = 0;
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+      const arc_index total = arc_index(n) + v.arcs, tile = arc_index(P::threads) * P::items;
+      for (int carveout : {-1, 100, 75, 50, 25}) {
+        cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout);
+        int per_sm = 0;
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, P::threads, 0);
+        for (int share : {1, 2}) {  // 2: half the resident slots (L1 left by fewer blocks)
+          const arc_index blocks = std::max<arc_index>(1, arc_index(sms) * per_sm / share);
+          const arc_index block_items = ((total + blocks - 1) / blocks + tile - 1) / tile * tile;
+          auto call = [&] {
+            detail::pull_dispatch<min_plus<float>, float, P>(
+                detail::pull_operands<float>{&y, no_mask<float>(), accumulator::none, v,
+                                             detail::ranges_of(v, op, false), x.data()},
+                d, ctx, {block_items});
+          };
+          cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);
+          call();
+          cudaMemcpyAsync(got.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost,
+                          stream);
+          cudaStreamSynchronize(stream);
+          const float ms = tune::median_ms(stream, call);
+          std::printf("  carveout %3d (%2d blocks/SM)%s: %.4f ms (%.3fx cuSPARSE) %s\n",
+                      carveout, per_sm, share == 2 ? ", half the blocks" : "", ms,
+                      cusparse_ms / ms, got == want ? "ok" : "WRONG");
+        }
+      }
+      cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, -1);
+    }
     for (arc_index tiles : {0, 1, 4}) {
       shape(pull_policy<256, 8>{}, tiles);
       shape(pull_policy<128, 8>{}, tiles);

@@ -17,6 +17,7 @@
 #include "tropic/device_matrix.hpp"
 #include "tropic/semiring.hpp"
 #include "tropic/generate.hpp"
+#include "tropic/io.hpp"
 #include "tropic/vector.hpp"
 
 namespace tropic::tune {
@@ -134,8 +135,10 @@ class cusparse_spmv {
 // One SpMV problem: a generated graph (seed 1, fp32 weights) on the device, an input x filled by
 // fill_input, and outputs y and ref; prints the graph's size.
 struct spmv_problem {
+  // spec: a generator's (kron:22:16) or a graph file's path (a '/' in it).
   explicit spmv_problem(const std::string& spec)
-      : graph(generate<float>(spec, 1)),
+      : graph(spec.find('/') != std::string::npos ? read_graph<float>(spec)
+                                                   : generate<float>(spec, 1)),
         ctx(stream),
         matrix(graph, upload_options{transpose_policy::none}, stream),
         view(matrix.view()),
