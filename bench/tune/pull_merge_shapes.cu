@@ -1,12 +1,16 @@
 // Issue 3 experiment: the merge-path pull's tile shape and blocks on Kronecker graphs. fp32
 // min-plus SpMV through pull_dispatch with each pull_policy<threads, items> and path items per
 // block (0 = one block per resident slot, the library's choice), median of 21 after 3 warm-ups
-// (CUDA events), each checked against the library's default. Built by the `tune` target:
-//   build/bench/tune/tune_pull_merge_shapes [spec...]
+// (CUDA events), each checked against the library's default; then the default shape under each
+// L1 / shared-memory carve-out, and the other pull kernels on the same view (issue 35). Built
+// by the `tune` target:
+//   [TROPIC_TUNE_SHORT=1] build/bench/tune/tune_pull_merge_shapes [spec or graph file...]
+// (TROPIC_TUNE_SHORT: the carve-outs and the other kernels only.)
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -62,8 +66,12 @@ int main(int argc, char** argv) {
       cudaMemcpyAsync(got.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
       cudaStreamSynchronize(stream);
       const float ms = tune::median_ms(stream, call);
-      std::printf("  %3d threads x %2d items, %s: %.4f ms (%.3fx cuSPARSE) %s\n", P::threads,
-                  P::items,
+      int per_sm = 0;
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, detail::pull_merge_path<min_plus<float>, float, P::threads, P::items>,
+          P::threads, 0);
+      std::printf("  %3d threads x %2d items (%2d blocks/SM), %s: %.4f ms (%.3fx cuSPARSE) %s\n",
+                  P::threads, P::items, per_sm,
                   tiles_per_block ? (std::to_string(tiles_per_block) + " tiles/block").c_str()
                                   : "resident blocks",
                   ms, cusparse_ms / ms, got == want ? "ok" : "WRONG");
@@ -104,6 +112,27 @@ int main(int argc, char** argv) {
       }
       cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, -1);
     }
+    // The other pull kernels on the same view: a group of lanes per row (however long the
+    // longest row), and live rows (short rows by a lane or a group, hubs by pull_long_rows).
+    for (pull_method m : {pull_method::group_per_row, pull_method::live_rows}) {
+      descriptor other;
+      other.pull = m;
+      auto call = [&] {
+        detail::pull_dispatch<min_plus<float>>(
+            detail::pull_operands<float>{&y, no_mask<float>(), accumulator::none, v,
+                                         detail::ranges_of(v, op, false), x.data()},
+            other, ctx);
+      };
+      cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);
+      call();
+      cudaMemcpyAsync(got.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
+      cudaStreamSynchronize(stream);
+      const float ms = tune::median_ms(stream, call);
+      std::printf("  %s: %.4f ms (%.3fx cuSPARSE) %s\n",
+                  m == pull_method::live_rows ? "live rows" : "group per row", ms,
+                  cusparse_ms / ms, got == want ? "ok" : "WRONG");
+    }
+    if (std::getenv("TROPIC_TUNE_SHORT")) continue;
     for (arc_index tiles : {0, 1, 4}) {
       shape(pull_policy<256, 8>{}, tiles);
       shape(pull_policy<128, 8>{}, tiles);

@@ -64,8 +64,8 @@ __device__ __forceinline__ unsigned tile_products(const csr_view<W>& a, int coun
     const arc_index e = q < count ? arc(q) : no_arc;
     on[c] = e != no_arc;
     if (on[c]) {
-      col[c] = a.columns[e];
-      weight[c] = a.weights[e];
+      col[c] = read_once(a.columns + e);
+      weight[c] = read_once(a.weights + e);
       ++read;
     }
   }

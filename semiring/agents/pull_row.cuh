@@ -85,7 +85,7 @@ __device__ __forceinline__ void pull_arcs(const csr_view<W>& a, const W* u, arc_
     for (unsigned c = 0; c < Items; ++c) {
       kept[c] = first + stride * c < last;
       if (kept[c]) {
-        weight[c] = a.weights[first + stride * c];
+        weight[c] = read_once(a.weights + first + stride * c);
         ++p.read;
       }
     }
@@ -97,14 +97,14 @@ __device__ __forceinline__ void pull_arcs(const csr_view<W>& a, const W* u, arc_
       }
 #pragma unroll
     for (unsigned c = 0; c < Items; ++c)
-      if (kept[c]) col[c] = a.columns[first + stride * c];
+      if (kept[c]) col[c] = read_once(a.columns + first + stride * c);
   } else {
 #pragma unroll
     for (unsigned c = 0; c < Items; ++c) {
       kept[c] = first + stride * c < last;
       if (kept[c]) {
-        col[c] = a.columns[first + stride * c];
-        weight[c] = a.weights[first + stride * c];
+        col[c] = read_once(a.columns + first + stride * c);
+        weight[c] = read_once(a.weights + first + stride * c);
         ++p.read;
       }
     }

@@ -49,6 +49,14 @@ unsigned resident_blocks(Kernel kernel, int threads) {
   return unsigned(std::max(per_sm, 1)) * sm_count();
 }
 
+// A load of a matrix's arcs (columns, weights), which a pull reads once per call: evict-first
+// in L1 and L2 (ld.global.cs), which leaves those caches to the gathered vector's lines, the hub
+// columns that many rows read (bench/results/h100-run42/NOTES.md).
+template <class T>
+__device__ __forceinline__ T read_once(const T* p) {
+  return __ldcs(p);
+}
+
 template <class W>
 __device__ __forceinline__ bool mask_allows(const mask_view<W>& m, vertex i) {
   if (m.kind == mask_kind::none) return true;
