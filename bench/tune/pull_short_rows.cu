@@ -10,8 +10,9 @@
 //   - G lanes per row (G = 1 is a thread per row, "CSR-scalar"; G > 1 "CSR-vector" with a
 //     shuffle reduction), each lane loading 4 arcs before its 4 gathers, over 64-bit and over a
 //     32-bit copy of the offsets.
-// Built by the `tune` target: build/bench/tune/tune_pull_short_rows. The H100's numbers:
-// bench/results/h100-run5/NOTES.md, issue 3 (they chose tuning.hpp's pull_group_*).
+// Built by the `tune` target: build/bench/tune/tune_pull_short_rows [spec or graph file...]
+// (default: the two grids and uniform-4M). The H100's numbers: bench/results/h100-run5/NOTES.md,
+// issue 3 (they chose tuning.hpp's pull_group_*).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -46,8 +47,10 @@ pull_lanes_per_row(vertex n, const Off* offsets, const vertex* columns, const fl
 
 }  // namespace
 
-int main() {
-  for (std::string spec : {"grid:2048:2048", "grid:4096:4096", "uniform:4194304:7"}) {
+int main(int argc, char** argv) {
+  std::vector<std::string> specs(argv + 1, argv + argc);  // generator specs or graph files
+  if (specs.empty()) specs = {"grid:2048:2048", "grid:4096:4096", "uniform:4194304:7"};
+  for (const std::string& spec : specs) {
     tune::spmv_problem problem(spec);
     cudaStream_t stream = problem.stream;
     auto& ctx = problem.ctx;
