@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "operators.cuh"
@@ -52,20 +53,27 @@ int main(int argc, char** argv) {
     std::vector<float> want(n), got(n);
     cudaMemcpyAsync(want.data(), ref.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
     cudaStreamSynchronize(stream);
-    auto shape = [&](auto policy, arc_index tiles_per_block) {
+    // y = the pull of x under `desc` with policy P's tiles, block_items path items per block
+    // (0: the library's choice); one run checked against `want`, then the median of timed runs.
+    auto measure = [&](auto policy, const descriptor& desc, arc_index block_items) {
       using P = decltype(policy);
-      const arc_index block_items = tiles_per_block * arc_index(P::threads) * P::items;
       auto call = [&] {
         detail::pull_dispatch<min_plus<float>, float, P>(
             detail::pull_operands<float>{&y, no_mask<float>(), accumulator::none, v,
                                          detail::ranges_of(v, op, false), x.data()},
-            d, ctx, {block_items});
+            desc, ctx, {block_items});
       };
       cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);
       call();
       cudaMemcpyAsync(got.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
       cudaStreamSynchronize(stream);
-      const float ms = tune::median_ms(stream, call);
+      return std::pair<float, const char*>(tune::median_ms(stream, call),
+                                           got == want ? "ok" : "WRONG");
+    };
+    auto shape = [&](auto policy, arc_index tiles_per_block) {
+      using P = decltype(policy);
+      const auto [ms, verdict] =
+          measure(policy, d, tiles_per_block * arc_index(P::threads) * P::items);
       int per_sm = 0;
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &per_sm, detail::pull_merge_path<min_plus<float>, float, P::threads, P::items>,
@@ -74,7 +82,7 @@ int main(int argc, char** argv) {
                   P::threads, P::items, per_sm,
                   tiles_per_block ? (std::to_string(tiles_per_block) + " tiles/block").c_str()
                                   : "resident blocks",
-                  ms, cusparse_ms / ms, got == want ? "ok" : "WRONG");
+                  ms, cusparse_ms / ms, verdict);
     };
     using detail::pull_policy;
     // The L1 / shared memory split: the resident blocks' shared memory leaves L1 the rest of
@@ -93,21 +101,10 @@ int main(int argc, char** argv) {
         for (int share : {1, 2}) {  // 2: half the resident slots (L1 left by fewer blocks)
           const arc_index blocks = std::max<arc_index>(1, arc_index(sms) * per_sm / share);
           const arc_index block_items = ((total + blocks - 1) / blocks + tile - 1) / tile * tile;
-          auto call = [&] {
-            detail::pull_dispatch<min_plus<float>, float, P>(
-                detail::pull_operands<float>{&y, no_mask<float>(), accumulator::none, v,
-                                             detail::ranges_of(v, op, false), x.data()},
-                d, ctx, {block_items});
-          };
-          cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);
-          call();
-          cudaMemcpyAsync(got.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost,
-                          stream);
-          cudaStreamSynchronize(stream);
-          const float ms = tune::median_ms(stream, call);
+          const auto [ms, verdict] = measure(P{}, d, block_items);
           std::printf("  carveout %3d (%2d blocks/SM)%s: %.4f ms (%.3fx cuSPARSE) %s\n",
                       carveout, per_sm, share == 2 ? ", half the blocks" : "", ms,
-                      cusparse_ms / ms, got == want ? "ok" : "WRONG");
+                      cusparse_ms / ms, verdict);
         }
       }
       cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, -1);
@@ -117,20 +114,10 @@ int main(int argc, char** argv) {
     for (pull_method m : {pull_method::group_per_row, pull_method::live_rows}) {
       descriptor other;
       other.pull = m;
-      auto call = [&] {
-        detail::pull_dispatch<min_plus<float>>(
-            detail::pull_operands<float>{&y, no_mask<float>(), accumulator::none, v,
-                                         detail::ranges_of(v, op, false), x.data()},
-            other, ctx);
-      };
-      cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);
-      call();
-      cudaMemcpyAsync(got.data(), y.data(), n * sizeof(float), cudaMemcpyDeviceToHost, stream);
-      cudaStreamSynchronize(stream);
-      const float ms = tune::median_ms(stream, call);
+      const auto [ms, verdict] = measure(detail::pull_default_policy{}, other, 0);
       std::printf("  %s: %.4f ms (%.3fx cuSPARSE) %s\n",
                   m == pull_method::live_rows ? "live rows" : "group per row", ms,
-                  cusparse_ms / ms, got == want ? "ok" : "WRONG");
+                  cusparse_ms / ms, verdict);
     }
     if (std::getenv("TROPIC_TUNE_SHORT")) continue;
     for (arc_index tiles : {0, 1, 4}) {
