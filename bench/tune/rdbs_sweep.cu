@@ -116,8 +116,8 @@ void sweep(const std::string& spec) {
       tune::answer_ok(g, s, want.distances, r, spec + " " + var.name, failed);
       std::printf(
           "%-18s src %-8u %-12s %9.3f ms  reorder %.3f setup %.3f light %8.3f "
-          "heavy %7.3f (%llu/%llu pulls) select %6.3f split %6.3f (%llu)  delta0 %g  buckets %5llu batches %8llu wait %3.0f%%  items %llu/%llu/%llu"
-          "  arcs/m %.2f\n",
+          "heavy %7.3f (%llu/%llu pulls) select %6.3f split %6.3f (%llu)  delta0 %g  "
+          "buckets %5llu batches %8llu wait %3.0f%%  items %llu/%llu/%llu  arcs/m %.2f\n",
           spec.c_str(), s, var.name.c_str(), ms[1], rep.reorder_ms, rep.setup_ms, rep.light_ms,
           rep.heavy_ms, (unsigned long long)rep.heavy_pulls, (unsigned long long)rep.heavy_steps,
           rep.select_ms, rep.split_ms, (unsigned long long)rep.delta_changes,

@@ -132,8 +132,8 @@ class cusparse_spmv {
   float alpha_ = 1, beta_ = 0;
 };
 
-// One SpMV problem: a generated graph (seed 1, fp32 weights) on the device, an input x filled by
-// fill_input, and outputs y and ref; prints the graph's size.
+// One SpMV problem: a generated graph (seed 1) or a graph file, fp32 weights, on the device, an
+// input x filled by fill_input, and outputs y and ref; prints the graph's size.
 struct spmv_problem {
   // spec: a generator's (kron:22:16) or a graph file's path (a '/' in it).
   explicit spmv_problem(const std::string& spec)
