@@ -2,7 +2,8 @@
 // min-plus SpMV through pull_dispatch with each pull_policy<threads, items> and path items per
 // block (0 = one block per resident slot, the library's choice), median of 21 after 3 warm-ups
 // (CUDA events), each checked against the library's default; then the default shape under each
-// L1 / shared-memory carve-out, and the other pull kernels on the same view (issue 35). Built
+// L1 / shared-memory carve-out, the row-checking kernel that parts and masks take, and the other
+// pull kernels on the same view (issue 35). Built
 // by the `tune` target:
 //   [TROPIC_TUNE_SHORT=1] build/bench/tune/tune_pull_merge_shapes [spec or graph file...]
 // (TROPIC_TUNE_SHORT: the carve-outs and the other kernels only.)
@@ -21,10 +22,6 @@
 #include "tropic/generate.hpp"
 #include "tune_common.cuh"
 using namespace tropic;
-
-namespace {
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> specs;
@@ -55,13 +52,14 @@ int main(int argc, char** argv) {
     cudaStreamSynchronize(stream);
     // y = the pull of x under `desc` with policy P's tiles, block_items path items per block
     // (0: the library's choice); one run checked against `want`, then the median of timed runs.
-    auto measure = [&](auto policy, const descriptor& desc, arc_index block_items) {
+    auto measure = [&](auto policy, const descriptor& desc, arc_index block_items,
+                       bool check_rows = false) {
       using P = decltype(policy);
       auto call = [&] {
         detail::pull_dispatch<min_plus<float>, float, P>(
             detail::pull_operands<float>{&y, no_mask<float>(), accumulator::none, v,
                                          detail::ranges_of(v, op, false), x.data()},
-            desc, ctx, {block_items});
+            desc, ctx, {block_items, -1, check_rows});
       };
       cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream);
       call();
@@ -76,7 +74,7 @@ int main(int argc, char** argv) {
           measure(policy, d, tiles_per_block * arc_index(P::threads) * P::items);
       int per_sm = 0;
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, detail::pull_merge_path<min_plus<float>, float, P::threads, P::items>,
+          &per_sm, detail::pull_merge_path<min_plus<float>, float, P::threads, P::items, false>,
           P::threads, 0);
       std::printf("  %3d threads x %2d items (%2d blocks/SM), %s: %.4f ms (%.3fx cuSPARSE) %s\n",
                   P::threads, P::items, per_sm,
@@ -90,7 +88,7 @@ int main(int argc, char** argv) {
     // it holds at once (the library's default shape, 128 x 8).
     {
       using P = pull_policy<128, 8>;
-      auto kernel = detail::pull_merge_path<min_plus<float>, float, P::threads, P::items>;
+      auto kernel = detail::pull_merge_path<min_plus<float>, float, P::threads, P::items, false>;
       int sms = 0;
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
       const arc_index total = arc_index(n) + v.arcs, tile = arc_index(P::threads) * P::items;
@@ -108,6 +106,13 @@ int main(int argc, char** argv) {
         }
       }
       cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, -1);
+    }
+    // The row-checking kernel (every light or heavy part, mask or floor takes it) on the whole
+    // matrix, where it maps each arc through its row's shift.
+    {
+      const auto [ms, verdict] = measure(detail::pull_default_policy{}, d, 0, true);
+      std::printf("  row-checking kernel: %.4f ms (%.3fx cuSPARSE) %s\n", ms, cusparse_ms / ms,
+                  verdict);
     }
     // The other pull kernels on the same view: a group of lanes per row (however long the
     // longest row), and live rows (short rows by a lane or a group, hubs by pull_long_rows).

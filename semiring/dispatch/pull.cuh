@@ -45,7 +45,20 @@ struct pull_operands {
 struct pull_shape {
   arc_index block_items = 0;
   int group_log2 = -1;
+  bool check_rows = false;  // the merge path's row-checking kernel even where no row is skipped
 };
+
+// The merge path's resident blocks per SM (its grid: one block per slot).
+template <class S, class W, int Threads, int Items, bool CheckRows>
+int pull_merge_path_blocks_per_sm() {
+  static const int per_sm = [] {
+    int b = 0;
+    TROPIC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &b, pull_merge_path<S, W, Threads, Items, CheckRows>, Threads, 0));
+    return std::max(b, 1);
+  }();
+  return per_sm;
+}
 
 // ranges_of with what the merge-path pull needs of a part: the light rows' prefix and the
 // part's arcs, which the split computes on a pull's first call and keeps (a scan and a round
@@ -129,17 +142,17 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
     const arc_index total = arc_index(n) + ranges.part_arcs;  // path items: row ends and arcs
     constexpr int threads = Policy::threads, items = Policy::items;
     constexpr arc_index tile = arc_index(threads) * items;
+    // A part of the view, a mask or a floor may skip rows, which the lean kernel cannot.
+    const bool check_rows = shape.check_rows || ranges.part != row_part::all ||
+                            mask.kind != mask_kind::none || floor.least_input;
     arc_index block_items = shape.block_items;
     if (block_items == 0) {
       // As many blocks as the device holds at once, each an equal run of whole tiles' worth of
       // items: one search per block, and no second wave to leave SMs idle at the end. The grid
       // size only balances the work; any value gives the same result.
-      static const int per_sm = [] {
-        int b = 0;
-        TROPIC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &b, pull_merge_path<S, W, threads, items>, threads, 0));
-        return std::max(b, 1);
-      }();
+      const int per_sm = check_rows
+                             ? pull_merge_path_blocks_per_sm<S, W, threads, items, true>()
+                             : pull_merge_path_blocks_per_sm<S, W, threads, items, false>();
       const arc_index slots = arc_index(sm_count()) * arc_index(per_sm);
       const arc_index blocks = std::min(slots, (total + tile - 1) / tile);
       block_items = (total + blocks - 1) / blocks;
@@ -198,9 +211,11 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
                                                          ctx.arcs_scanned());
       check_launch();
     }
-    pull_merge_path<S, W, threads, items><<<unsigned(grid), threads, 0, s>>>(
-        view, ranges, u, w, mask, accum, list, count, improved_range, block_items, records,
-        ctx.arcs_scanned(), floor);
+    auto* merge_path = check_rows ? pull_merge_path<S, W, threads, items, true>
+                                  : pull_merge_path<S, W, threads, items, false>;
+    merge_path<<<unsigned(grid), threads, 0, s>>>(view, ranges, u, w, mask, accum, list, count,
+                                                  improved_range, block_items, records,
+                                                  ctx.arcs_scanned(), floor);
     check_launch();
     if (grid > 1) {  // block 0 starts at row 0: a single block leaves no row to finish
       pull_fixup<S, W><<<blocks_for(std::size_t(grid) * 32), tuning::block_threads, 0, s>>>(

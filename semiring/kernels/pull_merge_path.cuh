@@ -40,7 +40,10 @@ struct pull_policy {
 using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items_per_thread>;
 
 // One block's run of block_items path items; its record in records[blockIdx.x] (pull_fixup).
-template <class S, class W, int Threads, int Items>
+// CheckRows: the view is a light or heavy part, or a mask or a floor may skip rows, so step 2
+// maps the tile's arcs row by row; without it (a whole matrix, every row: a plain SpMV) the path's
+// arcs are the matrix's and the map's 12 B an item of shared memory are not allocated.
+template <class S, class W, int Threads, int Items, bool CheckRows = true>
 __global__ void __launch_bounds__(Threads)
 pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
                 accumulator accum, vertex* improved, unsigned long long* improved_count,
@@ -59,10 +62,10 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
   // Step 2's map from the tile's arcs to the matrix's: bit q of starts is set where a row's
   // arcs in the tile begin, shift[q] there is what turns the row's part positions into arc
   // indices (no_arc: the row is skipped), last_start[b] the last row start in words 0 .. b.
-  constexpr int start_words = (tile_items + 31) / 32;
+  constexpr int start_words = CheckRows ? (tile_items + 31) / 32 : 1;
   __shared__ std::uint32_t starts[start_words];
   __shared__ int last_start[start_words];
-  __shared__ arc_index shift[tile_items];
+  __shared__ arc_index shift[CheckRows ? tile_items : 1];
 
   if (floor.by_live_rows && *floor.by_live_rows) return;  // pull_live_rows' turn
   const vertex n = a.n;
@@ -133,9 +136,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
     // as the last marked bit at or before it. Walking whole rows instead (the part's arcs active,
     // the rest marked off) made a part's path as long as the matrix's
     // (bench/results/h100-run20/sweeps/).
-    const bool check_rows = ranges.part != row_part::all || mask.kind != mask_kind::none ||
-                            floor.least_input;
-    if (check_rows) {
+    if constexpr (CheckRows) {
       for (int word = int(threadIdx.x); word < start_words; word += Threads) starts[word] = 0;
       __syncthreads();
       for (int k = int(threadIdx.x); k <= m; k += Threads) {
@@ -168,12 +169,15 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
       __syncthreads();
     }
     read += tile_products<S, W, Threads, Items>(a, arcs, u, product, [&](int q) -> arc_index {
-      if (!check_rows) return j + arc_index(q);  // the whole matrix: the path's arcs are its arcs
-      const int word = q >> 5;
-      const std::uint32_t bits = starts[word] & (~0u >> (31 - (q & 31)));
-      const int start = bits ? word * 32 + 31 - __clz(int(bits)) : last_start[word - 1];
-      const arc_index by = shift[start];
-      return by == no_arc ? no_arc : j + arc_index(q) + by;
+      if constexpr (CheckRows) {
+        const int word = q >> 5;
+        const std::uint32_t bits = starts[word] & (~0u >> (31 - (q & 31)));
+        const int start = bits ? word * 32 + 31 - __clz(int(bits)) : last_start[word - 1];
+        const arc_index by = shift[start];
+        return by == no_arc ? no_arc : j + arc_index(q) + by;
+      } else {
+        return j + arc_index(q);  // the whole matrix: the path's arcs are its arcs
+      }
     });
     __syncthreads();
     if (threadIdx.x == 0) first_open = tile_items + 1;  // every thread has read it (sync above)

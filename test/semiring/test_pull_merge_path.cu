@@ -28,7 +28,7 @@ namespace {
 // detail::pull_dispatch with kernel `method`, merge-path tile shape Policy and `block_items`
 // path items per block (group per row: 2^group_log2 lanes per row, negative for the automatic
 // size; block_items unused), against spec::mxv + spec::write, a few random operator cases per
-// block size.
+// block size and one with neither mask nor part.
 template <class S, class Policy, class W = typename S::value_type>
 void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
                 const std::vector<arc_index>& block_sizes,
@@ -42,13 +42,17 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
   const double delta = double(rng.between(0, 10));
   light_heavy_split<W> split(a, delta, ctx);
   for (arc_index block_items : block_sizes) {
-    for (int round = 0; round < 3; ++round) {
-      const auto kind = static_cast<mask_kind>(rng.below(3));
+    for (int round = 0; round < 4; ++round) {
+      auto kind = static_cast<mask_kind>(rng.below(3));
       const bool complement = rng.chance(0.3), replace = rng.chance(0.3);
       const accumulator accum =
           rng.chance(0.5) ? accumulator::none
                           : (S::is_min_monoid ? accumulator::min : accumulator::plus);
-      const auto part = static_cast<row_part>(rng.below(3));
+      auto part = static_cast<row_part>(rng.below(3));
+      if (round == 3) {  // the whole matrix unmasked: the merge path's lean kernel
+        kind = mask_kind::none;
+        part = row_part::all;
+      }
       CAPTURE(block_items);
       CAPTURE(round);
       CAPTURE(int(kind));
