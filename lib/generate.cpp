@@ -64,7 +64,7 @@ csr<W> generate_kronecker(int scale, int edge_factor, std::uint64_t seed, W min_
   std::vector<std::uint16_t> row_in_bucket;
   g.row_offsets.assign(static_cast<std::size_t>(g.n) + 1, 0);
 
-  TROPIC_OMP(parallel) {
+  TROPIC_OMP(parallel if (2 * edges > detail::parallel_threshold)) {
     int threads = 1, t = 0;
 #if defined(_OPENMP)
     threads = omp_get_num_threads();
@@ -183,7 +183,7 @@ csr<W> generate_uniform(vertex n, int degree, std::uint64_t seed, W min_weight, 
   g.columns.resize(n * d);
   g.weights.resize(n * d);
 
-  TROPIC_OMP(parallel) {
+  TROPIC_OMP(parallel if (n * d > detail::parallel_threshold)) {
     std::vector<std::uint64_t> chosen;
     TROPIC_OMP(for schedule(static))
     for (std::int64_t su = 0; su < static_cast<std::int64_t>(n); ++su) {
@@ -214,7 +214,7 @@ csr<W> generate_grid(vertex rows, vertex cols, std::uint64_t seed, W min_weight,
   csr<W> g;
   g.n = static_cast<vertex>(n64);
   g.row_offsets.assign(n64 + 1, 0);
-  TROPIC_OMP(parallel for schedule(static))
+  TROPIC_OMP(parallel for schedule(static) if (4 * n64 > detail::parallel_threshold))
   for (std::int64_t sx = 0; sx < static_cast<std::int64_t>(n64); ++sx) {
     const auto x = static_cast<std::uint64_t>(sx);
     const std::uint64_t r = x / cols, c = x % cols;
@@ -224,7 +224,7 @@ csr<W> generate_grid(vertex rows, vertex cols, std::uint64_t seed, W min_weight,
   g.columns.resize(g.row_offsets[n64]);
   g.weights.resize(g.row_offsets[n64]);
 
-  TROPIC_OMP(parallel for schedule(static))
+  TROPIC_OMP(parallel for schedule(static) if (4 * n64 > detail::parallel_threshold))
   for (std::int64_t sx = 0; sx < static_cast<std::int64_t>(n64); ++sx) {
     const auto x = static_cast<std::uint64_t>(sx);
     arc_index k = g.row_offsets[x];

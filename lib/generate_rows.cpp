@@ -34,10 +34,11 @@ csr_rows<W> kronecker_rows(int scale, int edge_factor, std::uint64_t seed, row_r
   const vertex first = rows.begin, count = rows.size();
   auto in_block = [&](vertex x) { return x - first < count; };  // unsigned: x < first wraps
   const std::int64_t se = static_cast<std::int64_t>(edges);
+  const bool par = 2 * edges > detail::parallel_threshold;  // arcs: both directions of each edge
 
   std::vector<arc_index> offsets(static_cast<std::size_t>(count) + 1, 0);
   arc_index* deg = offsets.data() + 1;
-  TROPIC_OMP(parallel for schedule(static))
+  TROPIC_OMP(parallel for schedule(static) if (par))
   for (std::int64_t e = 0; e < se; ++e) {
     const auto [u, v] = edge(static_cast<std::uint64_t>(e));
     if (u == v) continue;
@@ -57,7 +58,7 @@ csr_rows<W> kronecker_rows(int scale, int edge_factor, std::uint64_t seed, row_r
   {
     std::vector<arc_index> cursor(offsets.begin(), offsets.end() - 1);
     arc_index* cur = cursor.data();
-    TROPIC_OMP(parallel for schedule(static))
+    TROPIC_OMP(parallel for schedule(static) if (par))
     for (std::int64_t e = 0; e < se; ++e) {
       const auto [u, v] = edge(static_cast<std::uint64_t>(e));
       if (u == v || !(in_block(u) || in_block(v))) continue;
@@ -80,7 +81,7 @@ csr_rows<W> kronecker_rows(int scale, int edge_factor, std::uint64_t seed, row_r
   // to their place (a serial loop here took most of a block's time on large graphs).
   const std::int64_t sc = static_cast<std::int64_t>(count);
   out.row_offsets.assign(static_cast<std::size_t>(count) + 1, 0);
-  TROPIC_OMP(parallel for schedule(dynamic, 4096))
+  TROPIC_OMP(parallel for schedule(dynamic, 4096) if (par))
   for (std::int64_t r = 0; r < sc; ++r) {
     const auto b = arcs.begin() + static_cast<std::ptrdiff_t>(offsets[r]);
     const auto e = arcs.begin() + static_cast<std::ptrdiff_t>(offsets[r + 1]);
@@ -92,7 +93,7 @@ csr_rows<W> kronecker_rows(int scale, int edge_factor, std::uint64_t seed, row_r
   for (vertex r = 0; r < count; ++r) out.row_offsets[r + 1] += out.row_offsets[r];
   out.columns.resize(out.row_offsets[count]);
   out.weights.resize(out.row_offsets[count]);
-  TROPIC_OMP(parallel for schedule(dynamic, 4096))
+  TROPIC_OMP(parallel for schedule(dynamic, 4096) if (par))
   for (std::int64_t r = 0; r < sc; ++r) {
     const auto b = arcs.begin() + static_cast<std::ptrdiff_t>(offsets[r]);
     const auto e = arcs.begin() + static_cast<std::ptrdiff_t>(offsets[r + 1]);
