@@ -6,7 +6,8 @@
 // pull kernels on the same view (issue 35). Built
 // by the `tune` target:
 //   [TROPIC_TUNE_SHORT=1] build/bench/tune/tune_pull_merge_shapes [spec or graph file...]
-// (TROPIC_TUNE_SHORT: the carve-outs and the other kernels only.)
+// (TROPIC_TUNE_SHORT: the carve-outs, the other kernels and the default shape's tiles per block
+// only.)
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -68,16 +69,21 @@ int main(int argc, char** argv) {
       return std::pair<float, const char*>(tune::median_ms(stream, call),
                                            got == want ? "ok" : "WRONG");
     };
-    auto shape = [&](auto policy, arc_index tiles_per_block) {
+    auto shape = [&](auto policy, arc_index tiles_per_block, bool check_rows = false) {
       using P = decltype(policy);
       const auto [ms, verdict] =
-          measure(policy, d, tiles_per_block * arc_index(P::threads) * P::items);
+          measure(policy, d, tiles_per_block * arc_index(P::threads) * P::items, check_rows);
+      using S = min_plus<float>;
+      auto* kernel = check_rows ? detail::pull_merge_path<S, float, P::threads, P::items, true>
+                                : detail::pull_merge_path<S, float, P::threads, P::items, false>;
       int per_sm = 0;
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, detail::pull_merge_path<min_plus<float>, float, P::threads, P::items, false>,
-          P::threads, 0);
-      std::printf("  %3d threads x %2d items (%2d blocks/SM), %s: %.4f ms (%.3fx cuSPARSE) %s\n",
-                  P::threads, P::items, per_sm,
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, P::threads, 0);
+      cudaFuncAttributes attr{};
+      cudaFuncGetAttributes(&attr, kernel);
+      std::printf("  %s%3d threads x %2d items (%2d blocks/SM, %d registers, %zu B local), %s: "
+                  "%.4f ms (%.3fx cuSPARSE) %s\n",
+                  check_rows ? "row-checking " : "", P::threads, P::items, per_sm, attr.numRegs,
+                  attr.localSizeBytes,
                   tiles_per_block ? (std::to_string(tiles_per_block) + " tiles/block").c_str()
                                   : "resident blocks",
                   ms, cusparse_ms / ms, verdict);
@@ -123,6 +129,12 @@ int main(int argc, char** argv) {
       std::printf("  %s: %.4f ms (%.3fx cuSPARSE) %s\n",
                   m == pull_method::live_rows ? "live rows" : "group per row", ms,
                   cusparse_ms / ms, verdict);
+    }
+    // Runs of at most a few tiles per block, beyond the resident slots where the graph is
+    // large: the block scheduler then balances the SMs, at a search and a record per block.
+    for (arc_index tiles : {0, 2, 4, 8, 16, 32}) {
+      shape(pull_policy<128, 8>{}, tiles);
+      shape(pull_policy<128, 8>{}, tiles, true);
     }
     if (std::getenv("TROPIC_TUNE_SHORT")) continue;
     for (arc_index tiles : {0, 1, 4}) {
