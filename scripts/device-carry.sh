@@ -39,6 +39,7 @@ find "$build" -type f \( -perm -u+x -o -name '*.cmake' -o -name 'CTestTestfile*'
   -o -name '*.txt' \) ! -path '*/CMakeFiles/*' ! -name '*.o' >build-carry/files.list
 XZ_OPT="-9 -T2" tar -cJf build-carry/build.tar.xz -T build-carry/files.list
 
+python=$(sed -n 's/^TROPIC_PYTHON3:FILEPATH=//p' "$build/CMakeCache.txt")
 cat >build-carry/setup.sh <<EOF
 # Sourced on the GPU machine from the repository root (written by scripts/device-carry.sh).
 mkdir -p /tmp/gb && tar -xJf build-carry/gb.tar.xz -C /tmp/gb
@@ -48,9 +49,11 @@ export LD_LIBRARY_PATH=/tmp/gb\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
 if [ -f build-carry/build.tar.xz ]; then tar -xJf build-carry/build.tar.xz; fi
 mkdir -p $build/test/cli  # made at configure time; the CLI tests write into it
 # ctest's files name this machine's paths: the tree, /usr/bin/cmake (the CLI tests run
-# \`cmake -P\`) and ../shared/data (the CLI tests read it).
+# \`cmake -P\`), the Python that runs bench/results_tables.py and ../shared/data (the CLI tests
+# read it).
 if [ ! -e "$(pwd -P)" ]; then mkdir -p "$(dirname "$(pwd -P)")" && ln -s "\$(pwd -P)" "$(pwd -P)"; fi
 if [ ! -x "$(command -v cmake)" ] && command -v cmake >/dev/null; then ln -sf "\$(command -v cmake)" "$(command -v cmake)"; fi
+if [ -n "$python" ] && [ ! -x "$python" ] && command -v python3 >/dev/null; then mkdir -p "$(dirname "$python")" && ln -sf "\$(command -v python3)" "$python"; fi
 shared_data="$(cd .. && pwd -P)/shared/data"
 if [ ! -d "\$shared_data" ]; then mkdir -p "\$(dirname "\$shared_data")" && ln -sfn "\$(pwd -P)/data" "\$shared_data"; fi
 EOF
