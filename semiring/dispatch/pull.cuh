@@ -48,18 +48,6 @@ struct pull_shape {
   bool check_rows = false;  // the merge path's row-checking kernel even where no row is skipped
 };
 
-// The merge path's resident blocks per SM (its grid: one block per slot).
-template <class S, class W, int Threads, int Items, bool CheckRows>
-int pull_merge_path_blocks_per_sm() {
-  static const int per_sm = [] {
-    int b = 0;
-    TROPIC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &b, pull_merge_path<S, W, Threads, Items, CheckRows>, Threads, 0));
-    return std::max(b, 1);
-  }();
-  return per_sm;
-}
-
 // ranges_of with what the merge-path pull needs of a part: the light rows' prefix and the
 // part's arcs, which the split computes on a pull's first call and keeps (a scan and a round
 // trip). A pull by a group of lanes per row (pull_by_group_per_row) never reads them.
@@ -150,10 +138,11 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
       // As many blocks as the device holds at once, each an equal run of whole tiles' worth of
       // items: one search per block, and no second wave to leave SMs idle at the end. The grid
       // size only balances the work; any value gives the same result.
-      const int per_sm = check_rows
-                             ? pull_merge_path_blocks_per_sm<S, W, threads, items, true>()
-                             : pull_merge_path_blocks_per_sm<S, W, threads, items, false>();
-      const arc_index slots = arc_index(sm_count()) * arc_index(per_sm);
+      static const unsigned checked_slots =
+          resident_blocks(pull_merge_path<S, W, threads, items, true>, threads);
+      static const unsigned lean_slots =
+          resident_blocks(pull_merge_path<S, W, threads, items, false>, threads);
+      const arc_index slots = check_rows ? checked_slots : lean_slots;
       const arc_index blocks = std::min(slots, (total + tile - 1) / tile);
       block_items = (total + blocks - 1) / blocks;
     }
