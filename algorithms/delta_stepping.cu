@@ -84,7 +84,10 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   descriptor step = desc;  // a light step's: its direction is the schedule's
 
   dense_vector<W> t(n, stream);
-  sparse_vector<W> B(n, stream), tB(n, stream), S(n, stream);
+  // The host loop's lists, sized when it first runs: a solve that the GPU-driven loop takes
+  // from the start never holds them beside that loop's own worklists (24 B a vertex for 4-byte
+  // weights, what put deep graphs over issue 36's memory budget; bench/results/h200-run44/).
+  sparse_vector<W> B, tB, S;
   result<W> out;
   statistics& st = out.stats;
   st.algorithm = algorithm_name(opts.algorithm);
@@ -109,10 +112,18 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   for (;;) {
     if (plan.device_driven()) {
       // buckets i, i+1, ... on the GPU; after a hand-over, bucket i's light loop goes on from B
+      tB = sparse_vector<W>();
+      S = sparse_vector<W>();
+      if (!plan.handed_over()) B = sparse_vector<W>();
       stopped_at = device_driven_buckets(A, *split, buckets, plan.has_heavy(), i,
                                          plan.handed_over() ? &B : nullptr, t, ctx, closure, st,
                                          cut, targets);
       break;
+    }
+    if (B.size() != n) {
+      B = sparse_vector<W>(n, stream);
+      tB = sparse_vector<W>(n, stream);
+      S = sparse_vector<W>(n, stream);
     }
     const value_range<W> bucket = buckets.range(i);  // [iΔ, (i+1)Δ)
     ++st.buckets;
@@ -178,6 +189,11 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
   st.milliseconds = timer.elapsed_ms();
   st.host_round_trips = ctx.round_trips;
   st.arcs_relaxed = ctx.read_arcs_scanned();
+  // What the result's pass needs is t and A: the lists and the split go back to the pool first.
+  B = sparse_vector<W>();
+  tB = sparse_vector<W>();
+  S = sparse_vector<W>();
+  split.reset();
   // Stopped by the targets: what lies at or above `stopped_at` is tentative; reporting it as
   // beyond a cutoff just below keeps the result a valid truncated one (and the overflow check
   // off tentative sums).

@@ -233,3 +233,51 @@ TEST_CASE("eight host threads solve at once on one shared device_matrix and on o
     }
   }
 }
+
+// Issue 36's memory budget: a solve's peak device memory at most the matrix it runs on plus 24 B
+// a vertex and 6 B an arc (the bench's peak column less its graph column). A grid is deep, so
+// delta-stepping runs the GPU-driven loop from the start; a Kronecker graph takes the host loop.
+// near_far (five lists of index and value) and rdbs (its work lists) are not yet within it on
+// graphs of degree 4 (bench/results/h200-run44/NOTES.md).
+TEST_CASE("peak device memory within the matrix + 24 B a vertex + 6 B an arc") {
+  TROPIC_REQUIRE_GPU();
+  auto set_high = [] {
+    std::uint64_t zero = 0;  // the high watermark can only be reset to zero
+    TROPIC_CUDA_CHECK(cudaMemPoolSetAttribute(memory_pool(), cudaMemPoolAttrUsedMemHigh, &zero));
+  };
+  auto high = [] {
+    TROPIC_CUDA_CHECK(cudaDeviceSynchronize());
+    std::uint64_t v = 0;
+    TROPIC_CUDA_CHECK(cudaMemPoolGetAttribute(memory_pool(), cudaMemPoolAttrUsedMemHigh, &v));
+    return v;
+  };
+  for (const char* spec : {"grid:512:512", "kron:16:16"}) {
+    const csr<std::uint32_t> g = generate<std::uint32_t>(spec, 7);
+    const std::uint64_t before = pool_bytes_in_use();
+    const device_matrix<std::uint32_t> a(g);
+    const std::uint64_t with_matrix = pool_bytes_in_use();
+    const std::uint64_t budget = with_matrix + 24 * std::uint64_t(g.n) + 6 * g.arcs();
+    vertex source = 0;  // the longest row: a search that reaches most of the graph
+    auto degree = [&](vertex v) { return g.row_offsets[v + 1] - g.row_offsets[v]; };
+    for (vertex v = 0; v < g.n; ++v)
+      if (degree(v) > degree(source)) source = v;
+    for (const algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford,
+                                 algorithm::adds, algorithm::workfront}) {
+      options o;
+      o.algorithm = algo;
+      set_high();
+      const result<std::uint32_t> r = sssp(a, source, o);
+      const std::uint64_t peak = high();
+      CAPTURE(spec);
+      CAPTURE(algorithm_name(algo));
+      CAPTURE(with_matrix - before);
+      CAPTURE(peak);
+      CAPTURE(budget);
+      MESSAGE(spec << " " << algorithm_name(algo) << ": peak " << peak - with_matrix
+                   << " B beyond the matrix, the budget " << budget - with_matrix << " B");
+      CHECK(r.distances == dijkstra(g, source, false).distances);
+      CHECK(peak <= budget);
+      CHECK(pool_bytes_in_use() == with_matrix);
+    }
+  }
+}
