@@ -268,13 +268,11 @@ TEST_CASE("peak device memory within the matrix + 24 B a vertex + 6 B an arc") {
       set_high();
       const result<std::uint32_t> r = sssp(a, source, o);
       const std::uint64_t peak = high();
-      CAPTURE(spec);
-      CAPTURE(algorithm_name(algo));
+      const std::string what = std::string(spec) + " " + algorithm_name(algo);
+      CAPTURE(what);
       CAPTURE(with_matrix - before);
-      CAPTURE(peak);
-      CAPTURE(budget);
-      MESSAGE(spec << " " << algorithm_name(algo) << ": peak " << peak - with_matrix
-                   << " B beyond the matrix, the budget " << budget - with_matrix << " B");
+      MESSAGE(what << ": peak " << peak - with_matrix << " B beyond the matrix, the budget "
+                   << budget - with_matrix << " B");
       CHECK(r.distances == dijkstra(g, source, false).distances);
       CHECK(peak <= budget);
       CHECK(pool_bytes_in_use() == with_matrix);
