@@ -70,10 +70,13 @@ result<W> near_far_sssp(const device_matrix<W>& A, vertex source, const options&
   constexpr W inf = infinity<W>();
 
   dense_vector<W> t(n, stream);
-  sparse_vector<W> near(n, stream), improved(n, stream), far_new(n, stream);
+  sparse_vector<W> near(n, stream), improved(n, stream);
   sparse_vector<W> pile_a(n, stream), pile_b(n, stream);
   sparse_vector<W>* far = &pile_a;    // the far pile
-  sparse_vector<W>* spare = &pile_b;  // the split's output, swapped in
+  // The split's output, swapped in; between splits, the improved vertices bound for the far
+  // pile. A list of its own for those held 8 B a vertex more, over issue 36's memory budget on
+  // road networks (bench/results/h200-run44/NOTES.md).
+  sparse_vector<W>* spare = &pile_b;
 
   result<W> out;
   statistics& st = out.stats;
@@ -106,6 +109,7 @@ result<W> near_far_sssp(const device_matrix<W>& A, vertex source, const options&
       select(near, t, improved, value_range<W>{W(0), hi}, ctx);
       if (improved.nvals() == near.nvals()) continue;  // nothing for the far pile
       // far = far ++ { (v, t[v]) : v ∈ I, t[v] >= hi }
+      sparse_vector<W>& far_new = *spare;
       select(far_new, t, improved, value_range<W>{hi, inf}, ctx);
       if (far->nvals() + far_new.nvals() <= far->size())
         append(*far, far_new, ctx);
