@@ -123,7 +123,6 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
     if (B.size() != n) {
       B = sparse_vector<W>(n, stream);
       tB = sparse_vector<W>(n, stream);
-      S = sparse_vector<W>(n, stream);
     }
     const value_range<W> bucket = buckets.range(i);  // [iΔ, (i+1)Δ)
     ++st.buckets;
@@ -145,7 +144,9 @@ result<W> delta_stepping_configured(const device_matrix<W>& A, vertex source, co
         decision = plan.after_light_step(tB.nvals());
       }
       if (decision != action::go_on || !plan.has_heavy()) break;
-      // S = { v : iΔ <= t[v] < (i+1)Δ }: bucket i, settled
+      // S = { v : iΔ <= t[v] < (i+1)Δ }: bucket i, settled (S sized here: a solve without
+      // heavy arcs, Bellman-Ford's infinite Δ among them, never needs it)
+      if (S.size() != n) S = sparse_vector<W>(n, stream);
       select(S, t, bucket, ctx);
       st.vertices_relaxed += S.nvals();
       plan.settled_in_bucket(S.nvals());
