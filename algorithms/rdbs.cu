@@ -83,15 +83,13 @@ namespace tropic::detail {
 namespace rdbs {
 namespace {
 
-// t = infinity; t[s] = 0 (in the working numbering); no vertex queued.
+// t = infinity; t[s] = 0 (in the working numbering).
 template <class W>
-__global__ void init_distances(vertex n, W* dist, unsigned* queued, vertex source,
-                               const vertex* perm) {
+__global__ void init_distances(vertex n, W* dist, vertex source, const vertex* perm) {
   const vertex s = perm ? perm[source] : source;
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x) {
     dist[i] = i == s ? W(0) : infinity<W>();
-    queued[i] = 0;
   }
 }
 
@@ -269,7 +267,7 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
 
   dense_vector<W> t(n, stream);
   sparse_vector<W> B(n, stream), S(n, stream);
-  device_buffer<unsigned> queued(n, stream);
+  device_buffer<unsigned> queued((std::size_t(n) + 31) / 32, stream);  // a bit a vertex
   device_buffer<unsigned long long> ends(work_lists::ends_words, stream);  // bind()
   device_buffer<phase_state> state(1, stream);
   device_buffer<work_counters> counters(1, stream);
@@ -279,8 +277,9 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   *h_counters.data() = work_counters{};
 
   // t = ∞; t[s] = 0 (in the working numbering)
-  init_distances<<<grid_for(n), 256, 0, stream>>>(n, t.data(), queued.data(), source, perm);
+  init_distances<<<grid_for(n), 256, 0, stream>>>(n, t.data(), source, perm);
   TROPIC_CUDA_CHECK(cudaGetLastError());
+  TROPIC_CUDA_CHECK(cudaMemsetAsync(queued.data(), 0, queued.bytes(), stream));  // none queued
 
   // Phase 1's arguments: the graph, the distances and their flags, the lists, the phase's state.
   phase_args<W> k{};
@@ -411,6 +410,15 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
     rep.min_delta = std::min(rep.min_delta, schedule.delta);
     rep.max_delta = std::max(rep.max_delta, schedule.delta);
   }
+
+  // The lists, flags, vectors and splits are done with: freed before the result's pass allocates
+  // (issue 36's memory budget).
+  made.reset();
+  parts.reset();
+  B = sparse_vector<W>();
+  S = sparse_vector<W>();
+  queued = device_buffer<unsigned>();
+  copy_split = device_buffer<arc_index>();
 
   // Back to the caller's numbering.
   const W* final_dist = t.data();

@@ -18,15 +18,15 @@
 // row's chunks are queued together under the one flag, which each chunk's worker clears (an older
 // batch's chunk may clear a newer batch's: that only queues the row again). The invariant: an
 // improvement that finds the flag set is read by every chunk of the batch queued by the flag's
-// last setting, none of which has cleared it yet. It needs every access to the flag to be an
-// exchange (a read-modify-write), so that the clears read from the improvement's; a half-scanned
+// last setting, none of which has cleared it yet. It needs every access to the flag to be a
+// read-modify-write (fetch_or, fetch_and), so that the clears read from the improvement's; a half-scanned
 // row is otherwise scanned again in full. A full list stops the phase (status_overflow); the
 // host grows the lists and redoes it.
 //
 // Memory ordering (cuda::atomic_ref, device scope): a pusher lowers dist[v] (relaxed
-// atomicMin), takes v's flag (exchange, acq_rel), reserves a list position (relaxed fetch_adds on
+// atomicMin), takes v's flag (fetch_or, acq_rel), reserves a list position (relaxed fetch_adds on
 // the tail and `ready`) and release-stores the item into its slot; a worker acquires the slot,
-// clears the flag (exchange, acq_rel) and only then loads dist[v]. So an improvement either
+// clears the flag (fetch_and, acq_rel) and only then loads dist[v]. So an improvement either
 // finds the flag clear and queues v, or finds it set, in which case the flag's clearing comes
 // later in its modification order and the worker's distance load sees the improvement. Termination: a worker
 // adds a batch to `done` (release, after a fence and a barrier) only after every push of the
@@ -94,7 +94,9 @@ struct phase_args {
   csr_view<W> a;
   const arc_index* split;  // first heavy arc of each row
   W* dist;
-  unsigned* queued;  // set by a push of the vertex, cleared by each of its items' workers
+  // Bit v % 32 of word v / 32: set by a push of v, cleared by each of its items' workers (a bit,
+  // not a word, a vertex: issue 36's memory budget on road networks).
+  unsigned* queued;
   work_list<vertex> small, middle;
   work_list<unsigned long long> large;
   phase_state* state;
@@ -127,7 +129,8 @@ __device__ void push_vertex(const phase_args<W>& k, vertex v) {
   const arc_index light = k.split[v] - k.a.row_offsets[v];
   if (light == 0) return;  // no light arcs: only the heavy phase reads this row
   // acq_rel: pairs with the worker's clearing exchange (see the header).
-  if (device_atomic<unsigned>(k.queued[v]).exchange(1u, memory_order_acq_rel) != 0) return;
+  const unsigned bit = 1u << (v % 32);
+  if (device_atomic<unsigned>(k.queued[v / 32]).fetch_or(bit, memory_order_acq_rel) & bit) return;
   if (light > chunk_arcs) {
     // A split row: all its chunks, under the one flag (see the header).
     const unsigned long long chunks = (light + chunk_arcs - 1) / chunk_arcs;
@@ -210,7 +213,7 @@ __device__ T take_slot(const work_list<T>& l, unsigned long long p, phase_state*
 
 // Takes v's flag down before its distance is read (acq_rel: see the header).
 __device__ __forceinline__ void unqueue(unsigned* queued, vertex v) {
-  device_atomic<unsigned>(queued[v]).exchange(0u, memory_order_acq_rel);
+  device_atomic<unsigned>(queued[v / 32]).fetch_and(~(1u << (v % 32)), memory_order_acq_rel);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -88,7 +88,8 @@ void mxm_pull_launch(const column_matrix<W>& u, const device_matrix<W>& A,
       cub::DeviceScan::ExclusiveSum(temp, scan_bytes, lengths, chunks, std::size_t(n) + 1, s));
   constexpr int per_lane = tuning::mxm_pull_per_lane;
   const auto kernel = mxm_pull_chunks<S, W, Group, per_lane>;
-  static const unsigned resident = resident_blocks(kernel, tuning::block_threads);
+  static resident_cache cache;
+  const unsigned resident = cache.blocks(kernel, tuning::block_threads);
   // At most n + arcs / chunk chunks, a group each, grid-stride over the resident blocks.
   const std::size_t most = std::size_t(n) + std::size_t(view.arcs / tuning::mxm_pull_chunk);
   const unsigned blocks = unsigned(std::clamp<std::size_t>(

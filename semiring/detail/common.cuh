@@ -6,6 +6,8 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -48,6 +50,28 @@ unsigned resident_blocks(Kernel kernel, int threads) {
   TROPIC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
   return unsigned(std::max(per_sm, 1)) * sm_count();
 }
+
+// resident_blocks for one kernel and block size, kept per device (a call site holds one in a
+// function static): the GPUs of one host may differ in SMs and in occupancy.
+class resident_cache {
+ public:
+  template <class Kernel>
+  unsigned blocks(Kernel kernel, int threads) {
+    int device = 0;
+    TROPIC_CUDA_CHECK(cudaGetDevice(&device));
+    if (device < 0 || device >= max_devices) return resident_blocks(kernel, threads);
+    unsigned b = blocks_[device].load(std::memory_order_relaxed);
+    if (b == 0) {  // a race computes the same value twice
+      b = resident_blocks(kernel, threads);
+      blocks_[device].store(b, std::memory_order_relaxed);
+    }
+    return b;
+  }
+
+ private:
+  static constexpr int max_devices = 64;
+  std::array<std::atomic<unsigned>, max_devices> blocks_{};  // 0: not yet asked
+};
 
 // A load of a matrix's arcs (columns, weights), which a pull reads once per call: evict-first
 // in L1 and L2 (ld.global.cs), which leaves those caches to the gathered vector's lines, the hub

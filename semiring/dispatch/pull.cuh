@@ -138,11 +138,10 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
       // As many blocks as the device holds at once, each an equal run of whole tiles' worth of
       // items: one search per block, and no second wave to leave SMs idle at the end. The grid
       // size only balances the work; any value gives the same result.
-      static const unsigned checked_slots =
-          resident_blocks(pull_merge_path<S, W, threads, items, true>, threads);
-      static const unsigned lean_slots =
-          resident_blocks(pull_merge_path<S, W, threads, items, false>, threads);
-      const arc_index slots = check_rows ? checked_slots : lean_slots;
+      static resident_cache checked_slots, lean_slots;
+      const arc_index slots =
+          check_rows ? checked_slots.blocks(pull_merge_path<S, W, threads, items, true>, threads)
+                     : lean_slots.blocks(pull_merge_path<S, W, threads, items, false>, threads);
       const arc_index blocks = std::min(slots, (total + tile - 1) / tile);
       block_items = (total + blocks - 1) / blocks;
     }
@@ -186,10 +185,10 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
       // Grid-stride over the rows with the blocks the device holds at once: when the merge path
       // runs the pull, this kernel's blocks only leave, and a block per 256 rows took 12.7 us
       // to do so (bench/results/h100-run22/sweeps/).
-      static const unsigned live_rows_blocks =
-          resident_blocks(pull_live_rows<S, W>, tuning::block_threads);
+      static resident_cache live_rows_blocks;
       const unsigned live_grid = unsigned(std::min<std::size_t>(
-          live_rows_blocks, blocks_for((std::size_t(n) + 31) / 32 * 32)));
+          live_rows_blocks.blocks(pull_live_rows<S, W>, tuning::block_threads),
+          blocks_for((std::size_t(n) + 31) / 32 * 32)));
       pull_live_rows<S><<<live_grid, tuning::block_threads, 0, s>>>(
           view, ranges, u, w, mask, accum, floor, list, count, improved_range, long_rows,
           ctx.arcs_scanned());
