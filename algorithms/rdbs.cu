@@ -266,7 +266,10 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   work_lists& lists = *made;
 
   dense_vector<W> t(n, stream);
-  sparse_vector<W> B(n, stream), S(n, stream);
+  // S: the bucket (the light phase's seeds at its start, the settled set C_i before the heavy
+  // phase); B: the heavy phase's stragglers, indices alone (issue 36's memory budget).
+  sparse_vector<W> S(n, stream);
+  sparse_vector<W> B = sparse_vector<W>::pattern(n, stream);
   device_buffer<unsigned> queued((std::size_t(n) + 31) / 32, stream);  // a bit a vertex
   device_buffer<unsigned long long> ends(work_lists::ends_words, stream);  // bind()
   device_buffer<phase_state> state(1, stream);
@@ -292,17 +295,18 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
   k.state = state.data();
   k.counters = counters.data();
 
-  // Phase 1 of the current bucket, asynchronous, from the seeds in `seeds`; redone from the whole
-  // bucket after a full list.
-  auto light_phase_from = [&](sparse_vector<W>& seeds, value_range<W> bucket) {
+  // Phase 1 of the current bucket, asynchronous, from the seeds in `from` (their indices); redone
+  // from the whole bucket, selected into S, after a full list.
+  auto light_phase_from = [&](const sparse_vector<W>& from, value_range<W> bucket) {
+    const sparse_vector<W>* seeds = &from;
     for (;;) {
       TROPIC_CUDA_CHECK(cudaMemsetAsync(ends.data(), 0, ends.bytes(), stream));
       TROPIC_CUDA_CHECK(cudaMemsetAsync(state.data(), 0, state.bytes(), stream));
       k.hi = bucket.hi;
       timed(rep.light_ms, [&] {
-        if (seeds.nvals() > 0) {
-          seed_lists<<<grid_for(seeds.nvals()), 256, 0, stream>>>(k, seeds.indices(),
-                                                                  seeds.nvals());
+        if (seeds->nvals() > 0) {
+          seed_lists<<<grid_for(seeds->nvals()), 256, 0, stream>>>(k, seeds->indices(),
+                                                                   seeds->nvals());
           TROPIC_CUDA_CHECK(cudaGetLastError());
         }
         persistent::launch_cooperative(light_phase<W>, grid, threads_per_block, k, stream);
@@ -335,7 +339,8 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
       lists.bind(k, ends.data());
       // Flags of items that were lost or left in the lists; then every vertex of the bucket.
       TROPIC_CUDA_CHECK(cudaMemsetAsync(queued.data(), 0, queued.bytes(), stream));
-      select(seeds, t, bucket, ctx);
+      select(S, t, bucket, ctx);
+      seeds = &S;
     }
   };
 
@@ -366,12 +371,12 @@ result<W> rdbs_sssp_configured(const device_matrix<W>& A, vertex source, const o
     const bool has_heavy = width != infinity<W>();
     const std::uint64_t threads_before = h_counters[0].threads;
     ++st.buckets;
-    // B = { v : lo <= t[v] < hi }
-    timed(rep.select_ms, [&] { select(B, t, bucket, ctx); });
-    std::size_t settled = B.nvals();
-    for (;;) {
+    // S = { v : lo <= t[v] < hi }
+    timed(rep.select_ms, [&] { select(S, t, bucket, ctx); });
+    std::size_t settled = S.nvals();
+    for (const sparse_vector<W>* seeds = &S;; seeds = &B) {
       // Phase 1: light arcs of the bucket, asynchronously to convergence.
-      light_phase_from(B, bucket);
+      light_phase_from(*seeds, bucket);
       if (!has_heavy) break;
       // S = { v : lo <= t[v] < hi }: the settled bucket (C_i of Eq. 1)
       timed(rep.select_ms, [&] { select(S, t, bucket, ctx); });

@@ -102,6 +102,15 @@ class sparse_vector {
   sparse_vector() = default;
   // Capacity n: a sparse vector of dimension n never holds more than n entries.
   sparse_vector(vertex n, cudaStream_t stream) : n_(n), indices_(n, stream), values_(n, stream) {}
+  // Indices alone, values() null: what the `improved` output of vxm and mxv receives, and a
+  // worklist read by its indices, at half the memory. Operators that read or write values
+  // (select, gather, an input u) need a full vector.
+  static sparse_vector pattern(vertex n, cudaStream_t stream) {
+    sparse_vector v;
+    v.n_ = n;
+    v.indices_ = device_buffer<vertex>(n, stream);
+    return v;
+  }
   vertex size() const noexcept { return n_; }
   std::size_t nvals() const noexcept { return nvals_; }
   void set_nvals(std::size_t k) noexcept { nvals_ = k; }

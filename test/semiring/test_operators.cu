@@ -96,7 +96,8 @@ void check_pull_floor(W weight_base, W value_base, bool every_part, std::uint64_
       x = rng.chance(0.1) ? infinity<W>() : W(least - W(2) + W(rng.between(0, 14)));
     dense_vector<W> w(n, stream);
     w.upload(w0);
-    sparse_vector<W> u(n, stream), improved(n, stream);
+    sparse_vector<W> u(n, stream);
+    auto improved = sparse_vector<W>::pattern(n, stream);  // indices alone suffice
     u.upload(ui, uv);
     descriptor d;
     d.dir = direction::pull;
@@ -221,7 +222,8 @@ TEST_SUITE("operators") {
     const std::vector<W> w0 = random_dense<W>(rng, g.n, 0.5);
     dense_vector<W> w(g.n, stream);
     w.upload(w0);
-    sparse_vector<W> u(g.n, stream), improved(g.n, stream);
+    sparse_vector<W> u(g.n, stream);
+    auto improved = sparse_vector<W>::pattern(g.n, stream);  // indices alone suffice
     u.upload(ui, uv);
     descriptor d;
     d.dir = direction::push;
