@@ -19,9 +19,9 @@
 // batch's chunk may clear a newer batch's: that only queues the row again). The invariant: an
 // improvement that finds the flag set is read by every chunk of the batch queued by the flag's
 // last setting, none of which has cleared it yet. It needs every access to the flag to be a
-// read-modify-write (fetch_or, fetch_and), so that the clears read from the improvement's; a half-scanned
-// row is otherwise scanned again in full. A full list stops the phase (status_overflow); the
-// host grows the lists and redoes it.
+// read-modify-write (fetch_or, fetch_and), so that the clears read from the improvement's; a
+// half-scanned row is otherwise scanned again in full. A full list stops the phase
+// (status_overflow); the host grows the lists and redoes it.
 //
 // Memory ordering (cuda::atomic_ref, device scope): a pusher lowers dist[v] (relaxed
 // atomicMin), takes v's flag (fetch_or, acq_rel), reserves a list position (relaxed fetch_adds on
@@ -128,7 +128,7 @@ template <class W>
 __device__ void push_vertex(const phase_args<W>& k, vertex v) {
   const arc_index light = k.split[v] - k.a.row_offsets[v];
   if (light == 0) return;  // no light arcs: only the heavy phase reads this row
-  // acq_rel: pairs with the worker's clearing exchange (see the header).
+  // acq_rel: pairs with the worker's clearing fetch_and (see the header).
   const unsigned bit = 1u << (v % 32);
   if (device_atomic<unsigned>(k.queued[v / 32]).fetch_or(bit, memory_order_acq_rel) & bit) return;
   if (light > chunk_arcs) {
