@@ -11,12 +11,17 @@
 // factor times choose_delta: its kernel time and its wall time with the download (medians).
 //   build/bench/tune/tune_batch_sources [GRAPH|FILE ...] [k=1,8,64,512] [runs=5] [check=8]
 //                                       [streams=1,4,8,16] [blocks=0,256,1024] [factors=1,4]
-//                                       [nobatch]
+//                                       [nobatch] [deltas=0,inf,500] [api]
+// api: the wall time of the public call sssp(A, sources) (automatic algorithm, rows into host
+// memory: what a caller waits for), its rows compared with the single solves'.
+// deltas: the batch's Δ, each in turn: 0 the automatic one, inf Bellman-Ford (one bucket), a
+// number that Δ.
 // GRAPH is a generator spec (kron:22:16, grid:R:C, uniform:N:D) or a graph file; a bare name is
 // looked up in ../shared/data and data/ (USA-road-d.NY.gr.gz). Default: kron:22:16 and NY.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -98,7 +103,7 @@ double concurrent(const device_matrix<W>& a, const std::vector<vertex>& sources,
 void measure(const std::string& name, const csr<W>& g, const std::vector<std::size_t>& ks,
              int runs, std::size_t check, const std::vector<std::size_t>& streams,
              const std::vector<std::size_t>& widths, const std::vector<std::size_t>& factors,
-             bool batched) {
+             bool batched, const std::vector<double>& deltas, bool api) {
   const device_matrix<W> a(g);
   const vertex n = g.n;
   std::printf("%s: n %u, arcs %llu, transpose %s\n", name.c_str(), n,
@@ -108,7 +113,6 @@ void measure(const std::string& name, const csr<W>& g, const std::vector<std::si
     std::vector<W> d(k * std::size_t(n));
     statistics st;
     options o;
-    std::vector<double> batch;
     // Single solves: the first min(k, 64) sources (their rows the reference below).
     const std::size_t timed = std::min<std::size_t>(k, 64);
     std::vector<result<W>> singles_rows;
@@ -116,6 +120,26 @@ void measure(const std::string& name, const csr<W>& g, const std::vector<std::si
     for (std::size_t s = 0; s < timed; ++s) {
       singles_rows.push_back(sssp(a, sources[s], o));
       singles += singles_rows.back().stats.milliseconds;
+    }
+    if (api) {
+      std::vector<double> wall;
+      multi_result<W> m;
+      for (int r = 0; r <= runs; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        m = sssp(a, sources, o);
+        const double ms = std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - t0).count();
+        if (r > 0) wall.push_back(ms);
+      }
+      std::size_t equal = 0;
+      for (std::size_t s = 0; s < timed; ++s)
+        equal += std::equal(singles_rows[s].distances.begin(), singles_rows[s].distances.end(),
+                            m.distances.begin() + s * n);
+      if (equal != timed) failed = true;
+      std::printf("  k %5zu: sssp(A, sources) %9.3f ms wall (%7.4f ms/source) | %zu singles' "
+                  "solves %9.3f ms | rows equal to single: %zu/%zu\n",
+                  k, median(wall), median(wall) / double(k), timed, singles, equal, timed);
+      std::fflush(stdout);
     }
     for (std::size_t t : streams) {
       std::vector<double> wall;
@@ -175,41 +199,50 @@ void measure(const std::string& name, const csr<W>& g, const std::vector<std::si
         std::fflush(stdout);
       }
     if (!batched) continue;
-    try {
-      for (int r = 0; r <= runs; ++r) {
-        detail::delta_stepping_batch(a, sources.data(), k, o, d.data(), nullptr, st);
-        if (r > 0) batch.push_back(st.milliseconds);
+    std::vector<std::vector<W>> reference;  // Dijkstra's rows of the first two sources
+    for (std::size_t s = 0; s < std::min<std::size_t>(k, 2); ++s)
+      reference.push_back(dijkstra(g, sources[s], false).distances);
+    for (const double delta : deltas) {
+      options bo;  // the batch's Δ: 0 automatic, inf Bellman-Ford
+      if (std::isinf(delta))
+        bo.algorithm = algorithm::bellman_ford;
+      else
+        bo.delta = delta;
+      std::vector<double> batch;
+      try {
+        for (int r = 0; r <= runs; ++r) {
+          detail::delta_stepping_batch(a, sources.data(), k, bo, d.data(), nullptr, st);
+          if (r > 0) batch.push_back(st.milliseconds);
+        }
+      } catch (const error& e) {
+        std::printf("  k %5zu: %s\n", k, e.what());
+        continue;
       }
-    } catch (const error& e) {
-      std::printf("  k %5zu: %s\n", k, e.what());
-      continue;
-    }
-    std::size_t wrong = 0, checked = 0;
-    for (std::size_t s = 0; s < timed; ++s) {
-      const result<W>& one = singles_rows[s];
-      if (s < check) {
+      std::size_t wrong = 0, checked = 0;
+      for (std::size_t s = 0; s < std::min(timed, check); ++s) {
+        const result<W>& one = singles_rows[s];
         ++checked;
         if (!std::equal(one.distances.begin(), one.distances.end(), d.begin() + s * n)) ++wrong;
       }
+      const double all_singles = singles * double(k) / double(timed);
+      std::string dijkstra_check;
+      for (std::size_t s = 0; s < std::min<std::size_t>(k, 2); ++s) {
+        result<W> row;
+        row.distances.assign(d.begin() + s * n, d.begin() + (s + 1) * n);
+        const std::string v = verify(g, sources[s], reference[s], row);
+        dijkstra_check += v.empty() ? "ok " : "WRONG ";
+      }
+      if (wrong > 0 || dijkstra_check.find("WRONG") != std::string::npos) failed = true;
+      const double b = median(batch);
+      std::printf(
+          "  k %5zu: batch %9.3f ms (%7.4f ms/source; buckets %llu, steps %llu, round trips "
+          "%llu, delta %g) | %zu singles %9.3f ms | x%.1f | rows equal to single: %zu/%zu | "
+          "Dijkstra: %s\n",
+          k, b, b / double(k), (unsigned long long)st.buckets, (unsigned long long)st.iterations,
+          (unsigned long long)st.host_round_trips, st.delta, k, all_singles,
+          b > 0 ? all_singles / b : 0, checked - wrong, checked, dijkstra_check.c_str());
+      std::fflush(stdout);
     }
-    singles *= double(k) / double(timed);
-    std::string dijkstra_check;
-    for (std::size_t s = 0; s < std::min<std::size_t>(k, 2); ++s) {
-      result<W> row;
-      row.distances.assign(d.begin() + s * n, d.begin() + (s + 1) * n);
-      const std::string v = verify(g, sources[s], dijkstra(g, sources[s], false).distances, row);
-      dijkstra_check += v.empty() ? "ok " : "WRONG ";
-    }
-    if (wrong > 0 || dijkstra_check.find("WRONG") != std::string::npos) failed = true;
-    const double b = median(batch);
-    std::printf(
-        "  k %5zu: batch %9.3f ms (%7.4f ms/source; buckets %llu, steps %llu, round trips "
-        "%llu, delta %g) | %zu singles %9.3f ms | x%.1f | rows equal to single: %zu/%zu | "
-        "Dijkstra: %s\n",
-        k, b, b / double(k), (unsigned long long)st.buckets, (unsigned long long)st.iterations,
-        (unsigned long long)st.host_round_trips, st.delta, k, singles, b > 0 ? singles / b : 0,
-        checked - wrong, checked, dijkstra_check.c_str());
-    std::fflush(stdout);
   }
 }
 
@@ -221,7 +254,8 @@ int main(int argc, char** argv) {
   int runs = 5;
   std::size_t check = 8;
   std::vector<std::size_t> streams, widths, factors = {1};
-  bool batched = true;
+  bool batched = true, api = false;
+  std::vector<double> deltas = {0};
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("k=", 0) == 0 || arg.rfind("streams=", 0) == 0 ||
@@ -234,6 +268,16 @@ int main(int argc, char** argv) {
         list.push_back(std::stoull(arg.substr(at, comma - at)));
         at = comma + 1;
       }
+    } else if (arg.rfind("deltas=", 0) == 0) {
+      deltas.clear();
+      for (std::size_t at = 7; at < arg.size();) {
+        const std::size_t comma = std::min(arg.find(',', at), arg.size());
+        const std::string x = arg.substr(at, comma - at);
+        deltas.push_back(x == "inf" ? HUGE_VAL : std::stod(x));
+        at = comma + 1;
+      }
+    } else if (arg == "api") {
+      api = true;
     } else if (arg == "nobatch") {
       batched = false;
     } else if (arg.rfind("runs=", 0) == 0) {
@@ -256,7 +300,7 @@ int main(int argc, char** argv) {
     }
     try {
       measure(spec, generated ? generate<W>(spec, 1) : read_graph<W>(file), ks, runs, check,
-              streams, widths, factors, batched);
+              streams, widths, factors, batched, deltas, api);
     } catch (const error& e) {
       std::printf("%s: %s\n", spec.c_str(), e.what());
       return 2;
