@@ -9,6 +9,7 @@
 
 #include "tropic/detail/cutoff.hpp"
 #include "tropic/detail/gpu_backends.hpp"
+#include "tropic/detail/host_pages.hpp"
 #include "tropic/semiring.hpp"
 
 namespace tropic::detail {
@@ -131,10 +132,39 @@ bool needs_adoption(const graph_stats& s) noexcept {
   return s.arcs > 0 && (s.min_weight <= 0 || std::is_floating_point_v<W>);
 }
 
+namespace {
+
+// Whether a finite distance can reach infinity<W>(): a shortest path has at most n - 1 arcs and,
+// under a cutoff, a reported distance is at most the cutoff.
+template <class W>
+bool overflow_possible(const device_matrix<W>& a, W cutoff) {
+  const double longest = std::min(double(a.rows()) * a.stats().max_weight,
+                                  double(cutoff) + a.stats().max_weight);
+  return !(longest < double(std::numeric_limits<W>::max()) / 2);
+}
+
+template <class W>
+[[noreturn]] void throw_overflow(unsigned long long v) {
+  throw error(error_code::overflow,
+              "the shortest distance to vertex " + std::to_string(v) + " does not fit in " +
+                  weight_type_name<W>() +
+                  " (it reaches the type's maximum, which stands for 'unreachable'); use a "
+                  "wider weight type such as uint64 or double");
+}
+
+}  // namespace
+
 template <class W>
 void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
                    const options& opts, result<W>& out, cudaStream_t stream) {
   const vertex n = a.rows();
+  unsigned long long overflow_vertex = no_parent;
+  // The pass over every arc finds parents and overflowed sums: with neither possible it is
+  // skipped (1.25 ms against a 3.5 ms solve on kron-22, bench/results/h200-run46/).
+  if (!opts.parents && !overflow_possible(a, cutoff_limit<W>(opts.cutoff))) {
+    finish_download(n, distances, nullptr, overflow_vertex, opts, out, stream);
+    return;
+  }
   device_buffer<unsigned long long> overflow(1, stream);
   device_buffer<unsigned long long> parent(opts.parents ? n : 0, stream);
   TROPIC_CUDA_CHECK(cudaMemsetAsync(overflow.data(), 0xff, sizeof(unsigned long long), stream));
@@ -156,7 +186,6 @@ void finish_result(const device_matrix<W>& a, const W* distances, vertex source,
       if (count == 0) break;
     }
   }
-  unsigned long long overflow_vertex = 0;
   TROPIC_CUDA_CHECK(cudaMemcpyAsync(&overflow_vertex, overflow.data(), sizeof overflow_vertex,
                                     cudaMemcpyDeviceToHost, stream));
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -168,21 +197,19 @@ template <class W>
 void finish_download(vertex n, const W* distances, const unsigned long long* parent,
                      unsigned long long overflow_vertex, const options& opts, result<W>& out,
                      cudaStream_t stream) {
-  std::vector<W> dist(n);
-  TROPIC_CUDA_CHECK(cudaMemcpyAsync(dist.data(), distances, n * sizeof(W), cudaMemcpyDeviceToHost,
-                                    stream));
-  std::vector<unsigned long long> par(parent ? n : 0);
-  if (parent)
-    TROPIC_CUDA_CHECK(cudaMemcpyAsync(par.data(), parent, n * sizeof(unsigned long long),
-                                      cudaMemcpyDeviceToHost, stream));
-  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  // copy_to_host, not a pageable cudaMemcpy (which the driver stages on one host thread), into
+  // vectors whose pages are advised huge: a large row is downloaded at the link's speed.
+  std::vector<W> dist;
+  resize_fresh(dist, n);
+  copy_to_host(dist.data(), distances, n * sizeof(W), stream);
+  std::vector<unsigned long long> par;
+  if (parent) {
+    resize_fresh(par, n);
+    copy_to_host(par.data(), parent, n * sizeof(unsigned long long), stream);
+  }
   const W cut = cutoff_limit<W>(opts.cutoff);
   if (overflow_vertex != no_parent && cut == infinity<W>())
-    throw error(error_code::overflow,
-                "the shortest distance to vertex " + std::to_string(overflow_vertex) +
-                    " does not fit in " + weight_type_name<W>() +
-                    " (it reaches the type's maximum, which stands for 'unreachable'); use a "
-                    "wider weight type such as uint64 or double");
+    throw_overflow<W>(overflow_vertex);
   if (cut != infinity<W>())
     for (vertex v = 0; v < n; ++v)
       if (dist[v] > cut) {
@@ -191,26 +218,13 @@ void finish_download(vertex n, const W* distances, const unsigned long long* par
       }
   out.distances = std::move(dist);
   if (parent) {
-    out.parents.resize(n);
+    resize_fresh(out.parents, n);
     for (vertex v = 0; v < n; ++v)
       out.parents[v] = par[v] == no_parent ? -1 : static_cast<std::int64_t>(par[v]);
   } else {
     out.parents.clear();
   }
 }
-
-namespace {
-
-// Whether a finite distance can reach infinity<W>(): a shortest path has at most n - 1 arcs and,
-// under a cutoff, a reported distance is at most the cutoff.
-template <class W>
-bool overflow_possible(const device_matrix<W>& a, W cutoff) {
-  const double longest = std::min(double(a.rows()) * a.stats().max_weight,
-                                  double(cutoff) + a.stats().max_weight);
-  return !(longest < double(std::numeric_limits<W>::max()) / 2);
-}
-
-}  // namespace
 
 template <class W>
 void check_many_sources(const device_matrix<W>& a, const vertex* sources, std::size_t k,
@@ -236,7 +250,7 @@ void finish_rows(const device_matrix<W>& a, const W* rows, const vertex* sources
                  const options& opts, W cutoff, W* distances, std::int64_t* parents,
                  cudaStream_t stream) {
   const std::size_t n = a.rows();
-  if (parents || overflow_possible(a, cutoff)) {
+  if (parents) {
     options row_opts = opts;
     row_opts.parents = parents != nullptr;
     for (std::size_t s = 0; s < k; ++s) {
@@ -246,6 +260,21 @@ void finish_rows(const device_matrix<W>& a, const W* rows, const vertex* sources
       if (parents) std::copy(r.parents.begin(), r.parents.end(), parents + s * n);
     }
     return;
+  }
+  if (cutoff == infinity<W>() && overflow_possible(a, cutoff)) {
+    // finish_result's overflow test, every row's on the device, then one read of the k answers
+    // and one download of all rows: with a finish_result per row, sssp_into of 64 rows of
+    // USA-road-NY took 43-74 ms against 20 (bench/results/h200-run46/).
+    device_buffer<unsigned long long> overflow(k, stream);
+    TROPIC_CUDA_CHECK(
+        cudaMemsetAsync(overflow.data(), 0xff, k * sizeof(unsigned long long), stream));
+    for (std::size_t s = 0; s < k; ++s)
+      tight_arc_pass(a.view(), rows + s * n, sources[s], false, true, nullptr,
+                     overflow.data() + s, stream);
+    std::vector<unsigned long long> vertex_of(k);
+    copy_to_host(vertex_of.data(), overflow.data(), k * sizeof(unsigned long long), stream);
+    for (const unsigned long long v : vertex_of)
+      if (v != no_parent) throw_overflow<W>(v);
   }
   copy_to_host(distances, rows, k * n * sizeof(W), stream);
 }

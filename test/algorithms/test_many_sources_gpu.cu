@@ -207,6 +207,40 @@ TEST_SUITE("many_sources_gpu") {
     CHECK_NOTHROW(sssp_into(a, std::vector<vertex>{}, o, static_cast<W*>(nullptr)));
   }
 
+  TEST_CASE("many sources: a distance beyond uint32 is an overflow error on every path") {
+    TROPIC_REQUIRE_GPU();
+    // A path 0 -> 1 -> 2 -> 3 of weight 2^31 each: from 0, dist[2] = 2^32 does not fit in
+    // uint32; from 3 nothing is reached. 64 sources, 3 and 0 in turn: Near-Far's block per
+    // source (automatic), the batch (delta_stepping) and the loop of single solves (adds), whose
+    // rows are finished together (finish_rows) or one by one (finish_result).
+    arc_list<std::uint32_t> arcs;
+    arcs.n = 4;
+    for (vertex v = 0; v < 3; ++v) arcs.push_back(v, v + 1, 1u << 31);
+    const csr<std::uint32_t> g = build_csr(arcs);
+    const device_matrix<std::uint32_t> a(g);
+    const device_matrix<std::uint64_t> a64(convert_weights<std::uint64_t>(g));
+    std::vector<vertex> sources;
+    for (int s = 0; s < 64; ++s) sources.push_back(s % 2 ? 0 : 3);
+    for (algorithm algo : {algorithm::automatic, algorithm::delta_stepping, algorithm::adds}) {
+      CAPTURE(algorithm_name(algo));
+      options o;
+      o.algorithm = algo;
+      try {
+        sssp(a, sources, o);
+        FAIL("no overflow error");
+      } catch (const error& e) {
+        CHECK(e.code() == error_code::overflow);
+        CHECK(std::string(e.what()).find("vertex 2") != std::string::npos);
+      }
+      // uint64 holds it; the rows from 3 reach only 3.
+      const multi_result<std::uint64_t> r = sssp(a64, sources, o);
+      CHECK(r.distances[0 * 4 + 3] == 0);
+      CHECK(r.distances[0 * 4 + 0] == infinity<std::uint64_t>());
+      CHECK(r.distances[1 * 4 + 2] == 2ull << 31);
+      CHECK(r.distances[63 * 4 + 3] == 3ull << 31);
+    }
+  }
+
   TEST_CASE("GPU argument errors: cutoff, sources, destinations") {
     TROPIC_REQUIRE_GPU();
     const csr<std::uint32_t> g = path_graph(10);

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "tropic/detail/host_pages.hpp"
 #include "tropic/error.hpp"
 #include "tropic/sssp.hpp"
 
@@ -90,8 +91,8 @@ multi_result<W> rows_from(std::size_t n, const std::vector<vertex>& sources, boo
   multi_result<W> out;
   out.n = n;
   out.sources = sources;
-  out.distances.resize(sources.size() * n);
-  if (parents) out.parents.resize(out.distances.size());
+  resize_fresh(out.distances, sources.size() * n);
+  if (parents) resize_fresh(out.parents, out.distances.size());
   out.stats = into(out.distances.data(), parents ? out.parents.data() : nullptr);
   return out;
 }
