@@ -4,6 +4,7 @@
 // faster, else a loop over the single-source solve.
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -70,12 +71,19 @@ void solve_many_gpu(const device_matrix<W>& a, const std::vector<vertex>& source
     }
     return;
   }
+  // Row i goes into the caller's memory on another host thread while row i + 1 solves.
+  std::future<void> placing;
   for (std::size_t i = 0; i < k; ++i) {
-    const result<W> r = sssp(a, sources[i], opts);
-    std::copy(r.distances.begin(), r.distances.end(), distances + i * n);
-    if (opts.parents) std::copy(r.parents.begin(), r.parents.end(), parents + i * n);
+    result<W> r = sssp(a, sources[i], opts);
     add_stats(stats, r.stats);
+    if (placing.valid()) placing.get();
+    placing = std::async(std::launch::async, [&opts, distances, parents, n, i,
+                                              row = std::move(r)] {
+      std::copy(row.distances.begin(), row.distances.end(), distances + i * n);
+      if (opts.parents) std::copy(row.parents.begin(), row.parents.end(), parents + i * n);
+    });
   }
+  if (placing.valid()) placing.get();
 }
 
 }  // namespace
