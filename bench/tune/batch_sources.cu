@@ -12,8 +12,8 @@
 //   build/bench/tune/tune_batch_sources [GRAPH|FILE ...] [k=1,8,64,512] [runs=5] [check=8]
 //                                       [streams=1,4,8,16] [blocks=0,256,1024] [factors=1,4]
 //                                       [nobatch] [deltas=0,inf,500] [api]
-// api: the wall time of the public call sssp(A, sources) (automatic algorithm, rows into host
-// memory: what a caller waits for), its rows compared with the single solves'.
+// api: the wall time of the public calls sssp(A, sources) (automatic algorithm, a new k x n
+// result) and sssp_into (rows into memory the caller holds), compared with the single solves'.
 // deltas: the batch's Δ, each in turn: 0 the automatic one, inf Bellman-Ford (one bucket), a
 // number that Δ.
 // GRAPH is a generator spec (kron:22:16, grid:R:C, uniform:N:D) or a graph file; a bare name is
@@ -136,9 +136,22 @@ void measure(const std::string& name, const csr<W>& g, const std::vector<std::si
         equal += std::equal(singles_rows[s].distances.begin(), singles_rows[s].distances.end(),
                             m.distances.begin() + s * n);
       if (equal != timed) failed = true;
-      std::printf("  k %5zu: sssp(A, sources) %9.3f ms wall (%7.4f ms/source) | %zu singles' "
-                  "solves %9.3f ms | rows equal to single: %zu/%zu\n",
-                  k, median(wall), median(wall) / double(k), timed, singles, equal, timed);
+      // The same rows into memory the caller holds already (sssp_into): no k x n allocation.
+      std::vector<double> into_wall;
+      std::vector<W> rows(k * std::size_t(n), 1);
+      for (int r = 0; r <= runs; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        sssp_into(a, sources, o, rows.data(), nullptr);
+        const double ms = std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - t0).count();
+        if (r > 0) into_wall.push_back(ms);
+      }
+      const bool into_equal = rows == m.distances;
+      if (!into_equal) failed = true;
+      std::printf("  k %5zu: sssp(A, sources) %9.3f ms wall (%7.4f ms/source); sssp_into %9.3f "
+                  "ms (%s) | %zu singles' solves %9.3f ms | rows equal to single: %zu/%zu\n",
+                  k, median(wall), median(wall) / double(k), median(into_wall),
+                  into_equal ? "same rows" : "DIFFERENT rows", timed, singles, equal, timed);
       std::fflush(stdout);
     }
     for (std::size_t t : streams) {
