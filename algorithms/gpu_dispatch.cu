@@ -38,9 +38,9 @@ result<W> sssp(const device_matrix<W>& a, vertex source, const options& opts) {
   if (o.algorithm == algorithm::automatic) {
     const graph_stats& s = a.stats();
     // A loop_control asked for is delta-stepping's: it keeps delta-stepping.
-    const bool small_and_shallow = s.arcs <= policy::automatic::adds_max_arcs &&
-                                   s.probe_levels <= policy::automatic::adds_max_probe_levels &&
-                                   o.loop == loop_control::automatic;
+    const bool small_and_shallow =
+        policy::automatic::prefers_adds(s.n, s.arcs, s.max_degree, s.probe_levels) &&
+        o.loop == loop_control::automatic;
     o.algorithm = negative            ? algorithm::bellman_ford
                   : small_and_shallow ? algorithm::adds
                                       : algorithm::delta_stepping;

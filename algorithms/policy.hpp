@@ -74,13 +74,30 @@ inline constexpr std::size_t blocks_min_sources = 8;
 // algorithm::automatic on a GPU with non-negative weights (algorithms/gpu_dispatch.cu): ADDS on
 // small graphs of shallow probe, delta-stepping elsewhere. ADDS's queue has no per-step cost, and
 // wins 1.2-3.7x on such graphs; delta-stepping's passes win on large graphs, and its local
-// rounds on grids and roads (probe_levels: grids 178+, NY 81, mdual 43, cnr 11). Both measured
-// on 28 graphs, in the suite and beyond; bench/results/h200-run30/NOTES.md
+// rounds on grids and roads (probe_levels: grids 178+, NY 81, mdual 43, cnr 11). Fit on 28
+// graphs (bench/results/h200-run30/NOTES.md), then refit where 28 graphs of other generators
+// and seeds found it 1.16-2.3x off (bench/results/h200-run47/NOTES.md).
 namespace automatic {
 // ADDS up to this many arcs ...
 inline constexpr std::uint64_t adds_max_arcs = std::uint64_t(1) << 23;
-// ... when graph_stats::probe_levels is at most this.
+// ... and up to this many beyond adds_max_vertices vertices: its queue carries several items a
+// vertex, and on 2^20 vertices it lost 1.16-1.34x from 6.3M arcs on, where it won 1.7x at 3.1M ...
+inline constexpr std::uint64_t adds_max_arcs_many_vertices = std::uint64_t(1) << 22;
+inline constexpr std::uint64_t adds_max_vertices = std::uint64_t(1) << 19;
+// ... when no row is longer than this (a worker block relaxes a hub's row alone: rows of ~90K
+// arcs made ADDS 1.9-2.3x slower, rows of 16-26K did not) ...
+inline constexpr std::uint64_t adds_max_degree = std::uint64_t(1) << 16;
+// ... and graph_stats::probe_levels is at most this.
 inline constexpr std::uint32_t adds_max_probe_levels = 64;
+
+// The rule above: true for ADDS, false for delta-stepping.
+constexpr bool prefers_adds(std::uint64_t vertices, std::uint64_t arcs, std::uint64_t max_degree,
+                            std::uint32_t probe_levels) {
+  const std::uint64_t max_arcs =
+      vertices > adds_max_vertices ? adds_max_arcs_many_vertices : adds_max_arcs;
+  return arcs <= max_arcs && max_degree <= adds_max_degree &&
+         probe_levels <= adds_max_probe_levels;
+}
 }  // namespace automatic
 
 // ADDS (algorithms/adds*.cu; Wang, Fussell, Lin, PPoPP'21, section 5). adds_tuning and

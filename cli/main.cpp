@@ -189,6 +189,9 @@ int info_command(int argc, char** argv) {
                 fixed(s.avg_degree, 3).c_str(), (unsigned long long)s.max_degree,
                 (unsigned long long)s.isolated);
     std::printf("symmetric   %s\n", s.symmetric ? "yes" : "no");
+    std::printf("probe       %u BFS levels from the vertex of most out-arcs to %llu vertices "
+                "(auto's depth test: README)\n",
+                unsigned(s.probe_levels), (unsigned long long)stats_probe_vertices);
     if (!s.has_negative_weight)
       std::printf("delta       %s (auto: 32 * avg weight / avg degree, Davidson et al.; "
                   "delta_stepping below avg degree 16: 4x it, back to 1x once the frontier "

@@ -1,0 +1,37 @@
+// algorithm::automatic's choice on a GPU (policy::automatic::prefers_adds) at the edges of the
+// README's table, and on graphs whose measured winner chose the thresholds.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+
+#include "policy.hpp"
+
+using tropic::policy::automatic::prefers_adds;
+
+TEST_SUITE("automatic_rule") {
+  TEST_CASE("each threshold of the README's table turns the choice") {
+    constexpr std::uint64_t M = std::uint64_t(1) << 20;
+    // arcs: 2^23 on up to 2^19 vertices, 2^22 beyond
+    CHECK(prefers_adds(M / 2, 8 * M, 1000, 10));
+    CHECK_FALSE(prefers_adds(M / 2, 8 * M + 1, 1000, 10));
+    CHECK(prefers_adds(M / 2 + 1, 4 * M, 1000, 10));
+    CHECK_FALSE(prefers_adds(M / 2 + 1, 4 * M + 1, 1000, 10));
+    // the longest row: 2^16 arcs
+    CHECK(prefers_adds(M / 4, M, 65536, 10));
+    CHECK_FALSE(prefers_adds(M / 4, M, 65537, 10));
+    // the probe's depth: 64 levels
+    CHECK(prefers_adds(M / 4, M, 4, 64));
+    CHECK_FALSE(prefers_adds(M / 4, M, 4, 65));
+  }
+
+  TEST_CASE("the graphs of bench/results/h200-run47 go to their winner") {
+    // n, arcs, longest row, probe levels (H200, median of 3 sources; see the NOTES)
+    CHECK(prefers_adds(1048576, 3145728, 3, 9));             // uniform 2^20 x 3: adds 1.7x
+    CHECK_FALSE(prefers_adds(1048576, 6291456, 9, 23));      // Watts-Strogatz 2^20: ds 1.18x
+    CHECK_FALSE(prefers_adds(1048576, 8379824, 322, 3));     // R-MAT 20 (0.45): ds 1.34x
+    CHECK_FALSE(prefers_adds(524288, 5272204, 92015, 1));    // Chung-Lu, gamma 2.1: ds 2.3x
+    CHECK(prefers_adds(524288, 7968152, 25139, 1));          // R-MAT 19 (0.57): adds 1.06x
+    CHECK(prefers_adds(262144, 2621422, 16, 6));             // Watts-Strogatz 2^18: adds 1.85x
+    CHECK_FALSE(prefers_adds(264346, 730100, 8, 81));        // USA-road-d.NY: ds (local rounds)
+  }
+}
