@@ -87,8 +87,10 @@ inline constexpr std::uint64_t adds_max_vertices = std::uint64_t(1) << 19;
 // ... when no row is longer than this (a worker block relaxes a hub's row alone: rows of ~90K
 // arcs made ADDS 1.9-2.3x slower, rows of 16-26K did not) ...
 inline constexpr std::uint64_t adds_max_degree = std::uint64_t(1) << 16;
-// ... and graph_stats::probe_levels is at most this.
-inline constexpr std::uint32_t adds_max_probe_levels = 64;
+// ... and graph_stats::probe_levels is at most this: 3D meshes reach the probe's 16,384 vertices
+// in 42-43 levels, 2D graphs in 59 and more (a random geometric graph of degree 7 59, NY 81,
+// grids 178+), where delta-stepping's local rounds win (1.6x on that geometric graph).
+inline constexpr std::uint32_t adds_max_probe_levels = 50;
 
 // The rule above: true for ADDS, false for delta-stepping.
 constexpr bool prefers_adds(std::uint64_t vertices, std::uint64_t arcs, std::uint64_t max_degree,
@@ -194,12 +196,13 @@ inline constexpr double delta_range = 16;
 // The light/heavy split follows Eq. 2's delta in steps of 2^(1 / this) (0: every change): each
 // step re-splits every row, which cost more than a finer width saved (bench/results/h200-run40/).
 inline constexpr unsigned delta_steps_per_octave = 2;
-// On a shallow graph (probe_levels at most automatic::adds_max_probe_levels) of more arcs than
-// this, the automatic delta_0 scales by sqrt(this / arcs), down to delta0_least_scale (and not
-// below the lightest arc): a bucket of many arcs keeps the GPU busy at a narrower width, which
-// cuts the light phase's repeated work. Fitted on kron-20/22/24 and uniform-4M
+// On a shallow graph (probe_levels at most shallow_probe_levels) of more arcs than this, the
+// automatic delta_0 scales by sqrt(this / arcs), down to delta0_least_scale (and not below the
+// lightest arc): a bucket of many arcs keeps the GPU busy at a narrower width, which cuts the
+// light phase's repeated work. Fitted on kron-20/22/24 and uniform-4M
 // (bench/results/h200-run40/).
 inline constexpr double delta0_reference_arcs = double(1u << 25);
+inline constexpr std::uint32_t shallow_probe_levels = 64;
 inline constexpr double delta0_least_scale = 0.25;
 // Work-list slots per vertex (or row) of a list's class: memory vs redone phases; unmeasured.
 inline constexpr std::size_t list_headroom = 2;

@@ -63,13 +63,13 @@ inline double rdbs_stepped_delta(double delta, double delta0, unsigned steps) {
 }
 
 // The automatic delta_0 scaled by sqrt(reference / arcs), within [delta0_least_scale, 1], on a
-// shallow graph (probe_levels at most automatic::adds_max_probe_levels) of more arcs than
+// shallow graph (probe_levels at most policy::rdbs::shallow_probe_levels) of more arcs than
 // `reference`; never below the lightest positive arc, choose_delta's floor (a narrower bucket
 // only adds empty ones).
 inline double rdbs_scaled_delta0(double delta0, double arcs, std::uint32_t probe_levels,
                                  double min_weight, double reference) {
   if (!(reference > 0) || !(arcs > reference) ||
-      probe_levels > policy::automatic::adds_max_probe_levels)
+      probe_levels > policy::rdbs::shallow_probe_levels)
     return delta0;
   const double scale = std::max(std::sqrt(reference / arcs), policy::rdbs::delta0_least_scale);
   return std::max(delta0 * scale, std::min(delta0, min_weight));
