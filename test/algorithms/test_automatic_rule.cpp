@@ -24,8 +24,9 @@ TEST_SUITE("automatic_rule") {
     CHECK_FALSE(prefers_adds(M / 4, M, 4, 51));
   }
 
-  TEST_CASE("the graphs of bench/results/h200-run47 that chose the thresholds go to their winner") {
-    // n, arcs, longest row, probe levels (H200, median of 3 sources; see the NOTES)
+  TEST_CASE("the graphs of run 47 that chose the thresholds go to their winner") {
+    // n, arcs, longest row, probe levels (H200, median of 3 sources;
+    // bench/results/h200-run47/NOTES.md)
     CHECK(prefers_adds(1048576, 3145728, 3, 9));             // uniform 2^20 x 3: adds 1.7x
     CHECK_FALSE(prefers_adds(1048576, 6291456, 9, 23));      // Watts-Strogatz 2^20: ds 1.18x
     CHECK_FALSE(prefers_adds(1048576, 8379824, 322, 3));     // R-MAT 20 (0.45): ds 1.34x
