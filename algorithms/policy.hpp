@@ -74,7 +74,7 @@ inline constexpr std::size_t blocks_min_sources = 8;
 // algorithm::automatic on a GPU with non-negative weights (algorithms/gpu_dispatch.cu): ADDS on
 // small graphs of shallow probe, delta-stepping elsewhere. ADDS's queue has no per-step cost, and
 // wins 1.2-3.7x on such graphs; delta-stepping's passes win on large graphs, and its local
-// rounds on grids and roads (probe_levels: grids 178+, NY 81, mdual 43, cnr 11). Fit on 28
+// rounds on grids and roads (probe_levels: grids 178+, NY 81, mdual 37, cnr 11). Fit on 28
 // graphs (bench/results/h200-run30/NOTES.md), then refit where 28 graphs of other generators
 // and seeds found it 1.16-2.3x off (bench/results/h200-run47/NOTES.md).
 namespace automatic {
