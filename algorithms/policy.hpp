@@ -202,8 +202,8 @@ inline constexpr unsigned delta_steps_per_octave = 2;
 // light phase's repeated work. Fitted on kron-20/22/24 and uniform-4M
 // (bench/results/h200-run40/).
 inline constexpr double delta0_reference_arcs = double(1u << 25);
-// "Shallow" above: the automatic rule's depth bound when run 40 fitted this (run 47 moved that
-// rule's own to 50 without refitting rdbs).
+// "Shallow" above: the depth bound this was fitted with, kept apart from the automatic rule's
+// (bench/results/h200-run40/).
 inline constexpr std::uint32_t shallow_probe_levels = 64;
 inline constexpr double delta0_least_scale = 0.25;
 // Work-list slots per vertex (or row) of a list's class: memory vs redone phases; unmeasured.

@@ -24,7 +24,7 @@ TEST_SUITE("automatic_rule") {
     CHECK_FALSE(prefers_adds(M / 4, M, 4, 51));
   }
 
-  TEST_CASE("the graphs of run 47 that chose the thresholds go to their winner") {
+  TEST_CASE("the measured graphs that chose the thresholds go to their winner") {
     // n, arcs, longest row, probe levels (H200, median of 3 sources;
     // bench/results/h200-run47/NOTES.md)
     CHECK(prefers_adds(1048576, 3145728, 3, 9));             // uniform 2^20 x 3: adds 1.7x
