@@ -16,7 +16,14 @@
 // symmetric (a part's rows are then its vertices' in-arcs): every rank's frontier is gathered
 // by NCCL, and each rank's pull improves only its own vertices. Such a step, and any step on one
 // part, lists its improved entries inside the bucket straight into B, as one GPU's does: no
-// route, no exchange. test/support/distributed_model.hpp runs this protocol on the CPU over
+// route, no exchange.
+// On graphs of short rows (roads, grids: thousands of dependent steps, each too small to pay
+// for a host round trip and an exchange) a light step is a closure round instead: each rank
+// runs the bucket's light loop on its own part to a fixed point inside one GPU-driven kernel
+// (vxm_closure, as one GPU's device loop does), then only its ghosts (the vertices its arcs
+// reach and another rank owns) whose value fell are sent; the next round starts from what they
+// improved. Rounds per bucket: how often its shortest paths cross a part's border, not its
+// hops. test/support/distributed_model.hpp runs this protocol on the CPU over
 // simulated ranks (CI has no GPU); test_distributed.cu checks this solver against one GPU's.
 #include <algorithm>
 #include <chrono>
@@ -36,6 +43,7 @@
 #include "tropic/detail/backends.hpp"
 #include "tropic/detail/cutoff.hpp"
 #include "tropic/detail/gpu_backends.hpp"
+#include "tropic/device_loop.hpp"
 #include "tropic/distributed.hpp"
 #include "tropic/operators.hpp"
 #include "tropic/semiring.hpp"
@@ -84,6 +92,14 @@ struct rank_solver {
   pinned_buffer<W> least_host{1};
   std::uint32_t now = 0;
   std::uint64_t exchanged = 0;  // entries sent to peers (statistics)
+  // Closure rounds (graphs of short rows, policy::distributed): this rank's ghosts and the least
+  // value sent to each one's owner, the closure's worklists and its bucket on the device; made
+  // at the first round.
+  const bool closure_rounds = policy::distributed::closure_rounds(matrix.stats().max_degree);
+  device_buffer<vertex> ghosts;
+  device_buffer<W> ghost_sent;
+  std::optional<device_worklist> in, spare;
+  device_buffer<value_range<W>> bucket_on_device{1, stream};
   // Rank 0's account of the solve loop when one is asked for (distributed_profile), and every
   // rank's record of its steps then.
   profile_account account;
@@ -155,16 +171,21 @@ struct rank_solver {
     return least_host.data()[0];
   }
 
-  // After a push on several parts that listed its improved entries in I: route, exchange,
-  // apply. B becomes this rank's vertices improved inside `bucket`; returns the size of B over
-  // every rank.
-  std::uint64_t exchange(value_range<W> bucket) {
+  // After a push on several parts that listed its improved entries in I (or a closure round,
+  // `ghosts_fell`: the ghosts whose value fell): route, exchange, apply. B becomes this rank's
+  // vertices improved inside `bucket`; returns the size of B over every rank.
+  std::uint64_t exchange(value_range<W> bucket, bool ghosts_fell = false) {
     const auto clock = account.phase(&distributed_profile::exchange_ms);
     ++now;
     if (log) routing.begin(stream);
     TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, (parts + 1) * sizeof(unsigned long long),
                                       stream));
-    if (I.nvals() > 0) {
+    if (ghosts_fell && ghosts.size() > 0) {
+      route_ghosts<<<tile_blocks_for(ghosts.size()), block_threads, 0, stream>>>(
+          ghosts.data(), ghosts.size(), ghost_sent.data(), t.data(), bounds, send_ids.data(),
+          send_values.data(), counters.data());
+      TROPIC_CUDA_CHECK(cudaGetLastError());
+    } else if (!ghosts_fell && I.nvals() > 0) {
       route_improved<<<tile_blocks_for(I.nvals()), block_threads, 0, stream>>>(
           I.indices(), I.nvals(), t.data(), bounds, unsigned(me), bucket, send_ids.data(),
           send_values.data(), counters.data(), B.indices(), counters.data() + parts,
@@ -352,6 +373,66 @@ struct rank_solver {
     return total;
   }
 
+  // This rank's ghosts (sent nothing yet: infinity) and the closure's worklists, once.
+  void prepare_closure() {
+    if (in) return;
+    const csr_view<W> view = A.view();
+    device_buffer<std::uint8_t> flag(n, stream);
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(flag.data(), 0, n, stream));
+    const arc_index own_arcs = A.arcs();  // the part's rows: its own
+    if (own_arcs > 0)
+      mark_ghosts<<<blocks_for(own_arcs), block_threads, 0, stream>>>(view, own.begin, own.end,
+                                                                       flag.data());
+    TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned long long), stream));
+    list_flagged<<<blocks_for(n), block_threads, 0, stream>>>(flag.data(), n, send_ids.data(),
+                                                              counters.data());
+    TROPIC_CUDA_CHECK(cudaGetLastError());
+    read_counters();
+    const std::size_t count = counters_host.data()[0];
+    ghosts = device_buffer<vertex>(count, stream);
+    ghost_sent = device_buffer<W>(count, stream);
+    if (count) {
+      TROPIC_CUDA_CHECK(cudaMemcpyAsync(ghosts.data(), send_ids.data(), count * sizeof(vertex),
+                                        cudaMemcpyDeviceToDevice, stream));
+      fill<<<blocks_for(count), block_threads, 0, stream>>>(ghost_sent.data(), count,
+                                                            infinity<W>());
+      TROPIC_CUDA_CHECK(cudaGetLastError());
+    }
+    in.emplace(n, stream);
+    spare.emplace(n, stream);
+  }
+
+  // A light step as a closure round: this rank's light loop of the bucket from B to a fixed
+  // point on its own part (one GPU-driven kernel), then its fallen ghosts to their owners. B
+  // becomes the vertices they improved inside the bucket; returns |B| over every rank.
+  std::uint64_t closure_round(std::uint64_t frontier_rows, const matrix_operand<W>& part,
+                              value_range<W> bucket) {
+    {
+      const auto clock = account.phase(&distributed_profile::relax_ms);
+      const auto begin = std::chrono::steady_clock::now();
+      prepare_closure();
+      const unsigned long long k = B.nvals();
+      if (k) {
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(in->indices(), B.indices(), k * sizeof(vertex),
+                                          cudaMemcpyDeviceToDevice, stream));
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(in->count(), &k, sizeof k, cudaMemcpyHostToDevice,
+                                          stream));
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(bucket_on_device.data(), &bucket, sizeof bucket,
+                                          cudaMemcpyHostToDevice, stream));
+        vxm_closure(t, min_plus<W>(), *in, part, ctx, *spare, bucket_on_device.data(), limits());
+      }
+      B.clear();
+      if (log) log->push_back({false, false, frontier_rows, milliseconds_since(begin), 0, 0});
+    }
+    if (account.p) ++account.p->steps;
+    const auto routed = std::chrono::steady_clock::now();
+    const std::uint64_t total = exchange(bucket, true);
+    if (log) log->back().exchange_ms = milliseconds_since(routed);
+    return total;
+  }
+  // One GPU's closure limits for the graph (delta_stepping_sssp): local rounds on short rows.
+  closure_limits limits() const { return {}; }
+
   W min_over_ranks(W x) {
     W lowest = infinity<W>();
     for (W y : meet(x)) lowest = y < lowest ? y : lowest;
@@ -399,6 +480,10 @@ struct rank_solver {
       do {
         // the light loop: tB = t .* B; t = min(t, AL' min.+ tB); B = improved inside bucket i
         while (pending > 0) {
+          if (closure_rounds) {
+            pending = closure_round(pending, light(A, *split), bucket);
+            continue;
+          }
           gather(tB, t, B, ctx);
           pending = step(tB, pending, light(A, *split), bucket, st);
           ++st.iterations;
@@ -436,6 +521,12 @@ struct rank_solver {
       i = following;
     }
     wait();
+    if (in) {  // the closures' steps and frontier rows (the stream is idle: no wait on a peer)
+      std::uint64_t steps = 0, rows = 0;
+      ctx.read_loop_statistics(steps, rows);
+      st.iterations += steps;
+      st.vertices_relaxed += rows;
+    }
     meet(char(0));  // every rank done: the solve ends with the slowest
     st.milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)

@@ -1,6 +1,7 @@
 // The kernels of the several-GPU delta-stepping (delta_stepping_distributed.cu): who owns a
-// vertex, routing a step's improved entries to their owners, applying received ones, the
-// frontier's arc count for the direction rule, and the select of a rank's own bucket. Route and
+// vertex, routing a step's improved entries (or a closure round's ghosts) to their owners,
+// applying received ones, the frontier's arc count for the direction rule, and the select of a
+// rank's own bucket. Route and
 // apply stage a tile's appends in shared memory and reserve each list's slots with one atomic
 // per tile (tile_append); the select appends with one atomic per warp.
 #pragma once
@@ -172,6 +173,56 @@ __global__ void apply_received(const vertex* ids, const W* values, std::size_t c
                    : no_key;
       },
       [&](int c, unsigned, unsigned long long at) { next[at] = v[c]; });
+}
+
+// flag[v] = 1 for each column v of the rows [begin, end) outside them: the vertices this rank's
+// arcs reach and another rank owns (its ghosts, for the closure rounds' route_ghosts).
+template <class W>
+__global__ void mark_ghosts(csr_view<W> a, vertex begin, vertex end, std::uint8_t* flag) {
+  const arc_index first = a.row_offsets[begin], last = a.row_offsets[end];
+  for (arc_index k = first + blockIdx.x * arc_index(blockDim.x) + threadIdx.x; k < last;
+       k += arc_index(gridDim.x) * blockDim.x) {
+    const vertex v = a.columns[k];
+    if (v < begin || v >= end) flag[v] = 1;
+  }
+}
+
+template <class W>
+__global__ void fill(W* x, std::size_t count, W value) {
+  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
+       j += std::size_t(gridDim.x) * blockDim.x)
+    x[j] = value;
+}
+
+// out = { v < n : flag[v] } (in no particular order).
+static __global__ void list_flagged(const std::uint8_t* flag, vertex n, vertex* out,
+                                    unsigned long long* count) {
+  for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < n;
+       v += std::size_t(gridDim.x) * blockDim.x)
+    if (flag[v]) out[append_slot(count, 0)] = vertex(v);
+}
+
+// After a closure round: each ghost whose value fell below what was last sent its owner goes
+// into that owner's send block (at its first vertex), and `sent` follows. Lists: key q < parts.
+template <class W>
+__global__ void route_ghosts(const vertex* ghosts, std::size_t count, W* sent, const W* t,
+                             part_bounds bounds, vertex* send_ids, W* send_values,
+                             unsigned long long* send_counts) {
+  vertex v[tile_items_per_thread];
+  W d[tile_items_per_thread];
+  append_tiles(
+      count, bounds.parts, [&](unsigned k) { return send_counts + k; },
+      [&](std::size_t j, int c) {
+        v[c] = ghosts[j];
+        d[c] = t[v[c]];
+        if (!(d[c] < sent[j])) return no_key;
+        sent[j] = d[c];
+        return bounds.owner(v[c]);
+      },
+      [&](int c, unsigned key, unsigned long long at) {
+        send_ids[bounds.begin[key] + at] = v[c];
+        send_values[bounds.begin[key] + at] = d[c];
+      });
 }
 
 // *sum += the arcs [first[u], last[u]) of each listed row u (ids null: rows begin .. begin +

@@ -219,4 +219,15 @@ inline constexpr double watchdog_ms = 120000;
 inline constexpr unsigned idle_sleep_ns = 256;
 }  // namespace rdbs
 
+// Delta-stepping over several GPUs (delta_stepping_distributed.cu).
+namespace distributed {
+// Its light steps are closure rounds (each part's light loop to a fixed point in one GPU-driven
+// kernel, then its fallen ghosts sent) on graphs of short rows, where one GPU's closure takes
+// local rounds: their thousands of small steps would each cost host meetings and an exchange;
+// bench/results/h200x4-run48/NOTES.md
+inline constexpr bool closure_rounds(std::uint64_t max_degree) {
+  return max_degree <= delta_stepping::closure_local_rounds_max_degree;
+}
+}  // namespace distributed
+
 }  // namespace tropic::policy

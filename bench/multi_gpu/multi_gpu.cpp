@@ -8,7 +8,7 @@
 //   tropic_bench_multi_gpu GRAPH [--devices 0,1,2,3] [--sources K | --source-list S,S,...]
 //                          [--runs R] [--seed S] [--only-all] [--no-one-gpu]
 //                          [--host-generate | --from-csr] [--certify] [--certify-host]
-//                          [--check] [--profile]
+//                          [--check] [--profile] [--delta D]
 //
 // For every device set (the first device alone, then the first 2, 4, ... of the list, then the
 // whole list; --only-all: the whole list alone): the matrix is built, then for each source one
@@ -26,7 +26,8 @@
 // between them; across them the solver's own waits, the host meetings and NCCL's time on the
 // stream; steps, pulls, entries gathered), then each step's direction, frontier, and every
 // rank's relax time (and a pull's gather of the frontier within it), improved entries and
-// exchange time (and its route kernel, NCCL transfers and apply kernels).
+// exchange time (and its route kernel, NCCL transfers and apply kernels). --delta: the
+// distributed solves' Δ (options::delta; one GPU's keeps its automatic one).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -79,7 +80,7 @@ int usage() {
                "usage: tropic_bench_multi_gpu GRAPH [--devices 0,1,...] [--sources K | "
                "--source-list S,S,...] [--runs R] [--seed S] [--only-all] [--no-one-gpu] "
                "[--host-generate | --from-csr] [--certify] [--certify-host] [--check] "
-               "[--profile]\n"
+               "[--profile] [--delta D]\n"
                "  GRAPH: kron:SCALE[:EF] or grid:ROWS:COLS (uniform:N:DEG with --host-generate)\n");
   return 2;
 }
@@ -94,6 +95,7 @@ int main(int argc, char** argv) try {
   std::uint64_t seed = 1;
   bool check = false, only_all = false, one_gpu = true, host_generate = false, certify_all = false;
   bool certify_host = false, profile = false, from_csr = false;
+  options solve;  // the distributed solves' options
   std::vector<vertex> sources;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
@@ -119,6 +121,7 @@ int main(int argc, char** argv) try {
     else if (a == "--certify") certify_all = true;
     else if (a == "--certify-host") certify_all = certify_host = true;
     else if (a == "--profile") profile = true;
+    else if (a == "--delta") solve.delta = std::stod(value());
     else return usage();
   }
   if (devices.empty()) {
@@ -183,7 +186,7 @@ int main(int argc, char** argv) try {
       for (int tries = 0; sources.size() < sources_wanted && tries < 1000; ++tries) {
         x ^= x >> 33, x *= 0xff51afd7ed558ccdull, x ^= x >> 33;
         const vertex s = vertex(x % n);
-        const result<W> r = sssp(a, s, {});
+        const result<W> r = sssp(a, s, solve);
         const std::size_t reached =
             std::count_if(r.distances.begin(), r.distances.end(),
                           [](W d) { return d != infinity<W>(); });
@@ -192,10 +195,10 @@ int main(int argc, char** argv) try {
     }
     for (std::size_t i = 0; i < sources.size(); ++i) {
       const vertex s = sources[i];
-      result<W> r = sssp(a, s, {});  // warm-up
+      result<W> r = sssp(a, s, solve);  // warm-up
       std::vector<double> times;
       for (std::size_t k = 0; k < runs; ++k) {
-        r = sssp(a, s, {});
+        r = sssp(a, s, solve);
         times.push_back(r.stats.milliseconds);
       }
       std::sort(times.begin(), times.end());
@@ -205,15 +208,15 @@ int main(int argc, char** argv) try {
       const bool same = r.distances == first_answers[i];
       if (!same) ++mismatches;
       std::printf(
-          "  source %u: median %.3f ms (min %.3f, %zu runs), %.2f GTEPS, buckets %llu, steps "
-          "%llu, arcs relaxed %llu%s\n",
-          s, median, times.front(), runs, double(a.arcs()) / (median * 1e6),
+          "  source %u: median %.3f ms (min %.3f, %zu runs), %.2f GTEPS, delta %g, buckets %llu, "
+          "steps %llu, arcs relaxed %llu%s\n",
+          s, median, times.front(), runs, double(a.arcs()) / (median * 1e6), r.stats.delta,
           (unsigned long long)r.stats.buckets, (unsigned long long)r.stats.iterations,
           (unsigned long long)r.stats.arcs_relaxed,
           same ? "" : "  ANSWER DIFFERS FROM THE FIRST DEVICE SET'S");
       if (profile) {
         distributed_profile p;
-        sssp(a, s, {}, &p);
+        sssp(a, s, solve, &p);
         std::printf(
             "    profile: %.3f ms = relax %.3f + exchange %.3f + select %.3f + between %.3f; "
             "across them: own waits %.3f (%llu), host meetings %.3f (%llu), NCCL on the stream "
@@ -253,6 +256,7 @@ int main(int argc, char** argv) try {
     for (std::size_t i = 0; i < sources.size(); ++i) {
       options o;
       o.parents = true;
+      o.delta = solve.delta;
       const result<W> r = sssp(a, sources[i], o);
       const double t0 = now_ms();
       const std::string violation = certify(a, sources[i], r);
@@ -288,8 +292,10 @@ int main(int argc, char** argv) try {
         one_gpu_medians.push_back(median);
         const bool same = r.distances == first_answers[i];
         if (!same) ++mismatches;
-        std::printf("  one GPU's delta_stepping, source %u: median %.3f ms (min %.3f), %.2f GTEPS%s\n",
+        std::printf("  one GPU's delta_stepping, source %u: median %.3f ms (min %.3f), %.2f GTEPS, "
+                    "delta %g%s\n",
                     sources[i], median, times.front(), double(whole.arcs()) / (median * 1e6),
+                    r.stats.delta,
                     same ? "" : "  ANSWER DIFFERS FROM THE FIRST DEVICE SET'S");
       }
     } catch (const error& e) {

@@ -1,8 +1,9 @@
 // The several-GPU delta-stepping's exchange protocol on the CPU (distributed_model.hpp, issue
 // 38's CI item): over P = 1 .. 8 simulated ranks of partition_rows, every pull rule and several
-// Δ, the owners' values are Dijkstra's distances on random graphs of every weight type; a rank's
-// view of a vertex it does not own is never below the owner's; one part, and steps that all
-// pull, send nothing; pushes across parts do send.
+// Δ, with light steps or closure rounds, the owners' values are Dijkstra's distances on random
+// graphs of every weight type; a rank's view of a vertex it does not own is never below the
+// owner's; one part, and steps that all pull, send nothing; pushes across parts do send; closure
+// rounds cross a border once a round.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -46,33 +47,35 @@ TEST_SUITE("distributed_model") {
       const bool symmetric = compute_stats(g).symmetric;
       for (std::size_t parts : part_counts)
         for (pull_rule rule : rules)
-          for (double delta : deltas_for(g)) {
-            CAPTURE(parts);
-            CAPTURE(int(rule));
-            CAPTURE(delta);
-            distributed_model<W> m(g, parts, delta, rule);
-            const std::vector<W> got = m.solve(s);
-            REQUIRE(got.size() == want.size());
-            for (vertex v = 0; v < g.n; ++v) {
-              if (!testing::same(got[v], want[v], exact)) {
-                CAPTURE(v);
-                CHECK(got[v] == want[v]);
-                break;
+          for (double delta : deltas_for(g))
+            for (bool closure : {false, true}) {
+              CAPTURE(parts);
+              CAPTURE(int(rule));
+              CAPTURE(delta);
+              CAPTURE(closure);
+              distributed_model<W> m(g, parts, delta, rule, closure);
+              const std::vector<W> got = m.solve(s);
+              REQUIRE(got.size() == want.size());
+              for (vertex v = 0; v < g.n; ++v) {
+                if (!testing::same(got[v], want[v], exact)) {
+                  CAPTURE(v);
+                  CHECK(got[v] == want[v]);
+                  break;
+                }
               }
+              std::uint64_t below = 0;  // views of a vertex below its owner's value
+              for (std::size_t p = 0; p < m.parts(); ++p)
+                for (vertex v = 0; v < g.n; ++v) below += m.owner(v) != p && m.view(p, v) < got[v];
+              CHECK(below == 0);
+              if (parts == 1) CHECK(m.sent == 0);
+              if (symmetric && rule == pull_rule::always && !closure) {
+                CHECK(m.pulls == m.steps);
+                CHECK(m.sent == 0);
+              }
+              if (!symmetric) CHECK(m.pulls == 0);
+              pulls += m.pulls;
+              sent += m.sent;
             }
-            std::uint64_t below = 0;  // views of a vertex below its owner's value
-            for (std::size_t p = 0; p < m.parts(); ++p)
-              for (vertex v = 0; v < g.n; ++v) below += m.owner(v) != p && m.view(p, v) < got[v];
-            CHECK(below == 0);
-            if (parts == 1) CHECK(m.sent == 0);
-            if (symmetric && rule == pull_rule::always) {
-              CHECK(m.pulls == m.steps);
-              CHECK(m.sent == 0);
-            }
-            if (!symmetric) CHECK(m.pulls == 0);
-            pulls += m.pulls;
-            sent += m.sent;
-          }
     });
     CHECK(pulls > 0);
     CHECK(sent > 0);
@@ -91,5 +94,19 @@ TEST_SUITE("distributed_model") {
     REQUIRE(m.ranges()[0].end < 100);
     CHECK(m.sent >= 1);
     CHECK(m.pulls == 0);
+  }
+
+  TEST_CASE("closure rounds cross a border once a round, not once a step") {
+    // The same path in one bucket: light steps take a step a hop, closure rounds one round for
+    // the first part, one for the second (from the ghost sent it), and none after.
+    const csr<std::uint32_t> g = testing::path_graph<std::uint32_t>(100, false);
+    const double one_bucket = std::numeric_limits<double>::infinity();
+    distributed_model<std::uint32_t> steps(g, 2, one_bucket, pull_rule::never);
+    distributed_model<std::uint32_t> rounds(g, 2, one_bucket, pull_rule::never, true);
+    const std::vector<std::uint32_t> want = steps.solve(0);
+    CHECK(rounds.solve(0) == want);
+    CHECK(steps.steps >= 99);
+    CHECK(rounds.steps == 2);
+    CHECK(rounds.sent == 1);
   }
 }

@@ -9,7 +9,10 @@
 //  - a pull (symmetric graphs only) gathers every rank's frontier and improves the rank's own
 //    rows alone; such a step, and any step on one part, sends nothing;
 //  - the next frontier is each rank's own vertices improved inside the bucket; the loop ends, and
-//    the next bucket is chosen, on counts and minima over every rank.
+//    the next bucket is chosen, on counts and minima over every rank;
+//  - with closure rounds (graphs of short rows), a light step instead runs each rank's light loop
+//    to a fixed point on its own rows, then sends each vertex it does not own whose view fell
+//    below what it last sent that vertex's owner.
 // The ranks run one after another within a step whose phases (relax, route, apply) end together,
 // as the ranks' meetings make them end on the GPUs. What the GPU solver adds on top (the
 // direction rule's arc counts, the widened tail, Δ from the graph's statistics) changes when a
@@ -39,9 +42,12 @@ class distributed_model {
   std::uint64_t steps = 0, pulls = 0;
   std::uint64_t sent = 0;  // entries a rank sent to a peer
 
-  distributed_model(const csr<W>& g, std::size_t parts, double delta, pull_rule rule)
+  distributed_model(const csr<W>& g, std::size_t parts, double delta, pull_rule rule,
+                    bool closure_rounds = false)
       : g_(g), ranges_(partition_rows(g, parts)), delta_(delta), rule_(rule),
-        may_pull_(compute_stats(g).symmetric), t_(parts, std::vector<W>(g.n, infinity<W>())) {
+        may_pull_(compute_stats(g).symmetric), closure_rounds_(closure_rounds),
+        t_(parts, std::vector<W>(g.n, infinity<W>())),
+        sent_to_owner_(parts, std::vector<W>(g.n, infinity<W>())) {
     for (W w : g.weights) has_heavy_ = has_heavy_ || !light(w);
   }
 
@@ -53,7 +59,8 @@ class distributed_model {
     for (;;) {
       const double hi = upper(i);
       do {
-        while (total(B) > 0) B = step(B, false, i);  // the light loop
+        while (total(B) > 0)  // the light loop
+          B = closure_rounds_ ? closure_round(B, i) : step(B, false, i);
         if (!has_heavy_) break;
         B = step(select(i), true, i);  // bucket i, settled, over its heavy arcs
       } while (total(B) > 0);
@@ -186,13 +193,65 @@ class distributed_model {
     return next;
   }
 
+  // A light step as a closure round: each rank pushes its frontier's light arcs into its own view
+  // and goes on from what improved inside bucket i (its own rows only) until nothing does; then
+  // its views that fell below what it last sent go to their owners, who apply them with a min.
+  std::vector<list> closure_round(const std::vector<list>& F, std::uint64_t i) {
+    ++steps;
+    for (std::size_t p = 0; p < parts(); ++p) {
+      list work = F[p];
+      while (!work.empty()) {
+        std::vector<W> values;
+        for (vertex u : work) values.push_back(t_[p][u]);
+        list next;
+        std::vector<char> once(g_.n, 0);
+        for (std::size_t k = 0; k < work.size(); ++k) {
+          const vertex u = work[k];
+          if (owner(u) != p) continue;  // no rows in this rank's part
+          for (arc_index a = g_.row_offsets[u]; a < g_.row_offsets[u + 1]; ++a) {
+            if (!light(g_.weights[a])) continue;
+            const vertex v = g_.columns[a];
+            const W x = W(values[k] + g_.weights[a]);
+            if (!(x < t_[p][v])) continue;
+            t_[p][v] = x;
+            if (inside(x, i) && !once[v]) {
+              once[v] = 1;
+              next.push_back(v);
+            }
+          }
+        }
+        work = std::move(next);
+      }
+    }
+    std::vector<list> next(parts());
+    std::vector<char> listed(g_.n, 0);
+    for (std::size_t p = 0; p < parts(); ++p)
+      for (vertex v = 0; v < g_.n; ++v) {
+        const std::size_t q = owner(v);
+        if (q == p || !(t_[p][v] < sent_to_owner_[p][v])) continue;
+        sent_to_owner_[p][v] = t_[p][v];
+        ++sent;
+        if (t_[p][v] < t_[q][v]) {
+          t_[q][v] = t_[p][v];
+          if (inside(t_[q][v], i) && !listed[v]) {
+            listed[v] = 1;
+            next[q].push_back(v);
+          }
+        }
+      }
+    return next;
+  }
+
   const csr<W>& g_;
   std::vector<row_range> ranges_;
   double delta_;
   pull_rule rule_;
   bool may_pull_;
+  bool closure_rounds_;
   bool has_heavy_ = false;
   std::vector<std::vector<W>> t_;  // t_[p]: rank p's view of every vertex
+  // sent_to_owner_[p][v]: the least value rank p's closure rounds sent v's owner
+  std::vector<std::vector<W>> sent_to_owner_;
 };
 
 }  // namespace tropic::testing
