@@ -637,15 +637,18 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
     throw error(error_code::invalid_value, "at most " + std::to_string(detail::distributed::max_parts) +
                                                " GPUs take part in one solve");
   // Δ as one GPU's delta-stepping starts it (delta_stepping_schedule's initial width, without
-  // its later narrowing or widening: those are one device's schedule).
+  // its later narrowing or widening: those are one device's schedule), wider for closure rounds.
   const graph_stats& s = a.stats();
   namespace p = policy::delta_stepping;
   const double factor = s.avg_degree >= p::automatic_delta_max_degree ? 1.0
                         : s.max_degree > p::closure_local_rounds_max_degree
                             ? p::automatic_delta_factor
                             : p::automatic_delta_factor_rounds;
+  const double rounds = policy::distributed::closure_rounds(s.max_degree)
+                            ? policy::distributed::closure_delta_factor
+                            : 1.0;
   const detail::bucket_bounds<W> buckets(opts.delta > 0 ? opts.delta
-                                                        : factor * choose_delta(s));
+                                                        : rounds * factor * choose_delta(s));
   // One solve at a time per matrix (its communicators), and the caller's thread, which runs
   // rank 0, back on its own device afterwards.
   std::lock_guard<std::mutex> one_at_a_time(a.comms().solving());
