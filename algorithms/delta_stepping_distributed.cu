@@ -100,6 +100,8 @@ struct rank_solver {
   device_buffer<W> ghost_sent;
   std::optional<device_worklist> in, spare;
   device_buffer<value_range<W>> bucket_on_device{1, stream};
+  pinned_buffer<unsigned long long> frontier_host{1};  // pinned, as counters_host
+  pinned_buffer<value_range<W>> bucket_host{1};
   // Rank 0's account of the solve loop when one is asked for (distributed_profile), and every
   // rank's record of its steps then.
   profile_account account;
@@ -411,15 +413,20 @@ struct rank_solver {
       const auto clock = account.phase(&distributed_profile::relax_ms);
       const auto begin = std::chrono::steady_clock::now();
       prepare_closure();
-      const unsigned long long k = B.nvals();
-      if (k) {
-        TROPIC_CUDA_CHECK(cudaMemcpyAsync(in->indices(), B.indices(), k * sizeof(vertex),
+      // (the last round's copies from the pinned words are done: its exchange waited)
+      frontier_host.data()[0] = B.nvals();
+      bucket_host.data()[0] = bucket;
+      if (B.nvals()) {
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(in->indices(), B.indices(), B.nvals() * sizeof(vertex),
                                           cudaMemcpyDeviceToDevice, stream));
-        TROPIC_CUDA_CHECK(cudaMemcpyAsync(in->count(), &k, sizeof k, cudaMemcpyHostToDevice,
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(in->count(), frontier_host.data(),
+                                          sizeof(unsigned long long), cudaMemcpyHostToDevice,
                                           stream));
-        TROPIC_CUDA_CHECK(cudaMemcpyAsync(bucket_on_device.data(), &bucket, sizeof bucket,
-                                          cudaMemcpyHostToDevice, stream));
-        vxm_closure(t, min_plus<W>(), *in, part, ctx, *spare, bucket_on_device.data(), limits());
+        TROPIC_CUDA_CHECK(cudaMemcpyAsync(bucket_on_device.data(), bucket_host.data(),
+                                          sizeof(value_range<W>), cudaMemcpyHostToDevice, stream));
+        // one GPU's closure limits for graphs of short rows (delta_stepping_sssp): local rounds
+        vxm_closure(t, min_plus<W>(), *in, part, ctx, *spare, bucket_on_device.data(),
+                    closure_limits{});
       }
       B.clear();
       if (log) log->push_back({false, false, frontier_rows, milliseconds_since(begin), 0, 0});
@@ -430,8 +437,6 @@ struct rank_solver {
     if (log) log->back().exchange_ms = milliseconds_since(routed);
     return total;
   }
-  // One GPU's closure limits for the graph (delta_stepping_sssp): local rounds on short rows.
-  closure_limits limits() const { return {}; }
 
   W min_over_ranks(W x) {
     W lowest = infinity<W>();
