@@ -229,8 +229,8 @@ inline constexpr bool closure_rounds(std::uint64_t max_degree) {
   return max_degree <= delta_stepping::closure_local_rounds_max_degree;
 }
 // ... with the automatic Δ this many times one GPU's: half the buckets, so half the rounds'
-// exchanges and meetings (grid 8192^2 on four GPUs: 160 -> 130 ms; x4: 153 ms, the closures'
-// arcs x3); bench/results/h200x4-run48/NOTES.md
+// fixed costs; at four times the closures' re-relaxations in wide buckets cost more;
+// bench/results/h200x4-run48/NOTES.md
 inline constexpr double closure_delta_factor = 2;
 }  // namespace distributed
 
