@@ -104,7 +104,7 @@ struct distributed_profile {
   double solve_ms = 0, relax_ms = 0, exchange_ms = 0, select_ms = 0;
   double wait_ms = 0, meet_ms = 0, nccl_ms = 0;
   std::uint64_t waits = 0, meetings = 0, transfers = 0;
-  std::uint64_t steps = 0;     // relaxation steps (light and heavy)
+  std::uint64_t steps = 0;     // relaxation steps (light and heavy; a closure round is one)
   std::uint64_t pulls = 0;     // of them, pulls of a gathered frontier
   std::uint64_t gathered = 0;  // frontier entries rank 0 received from its peers for the pulls
   // Every relaxation step as each rank saw it: whether it pulled, whether it was a heavy step,
@@ -113,7 +113,9 @@ struct distributed_profile {
   // relax improved; then the host time of the exchange that routed them (0 when nothing was
   // routed: a pull, or one part) and, on the device, its route kernel, NCCL transfers and
   // apply kernels. Uneven times say the parts' work is uneven; even times that do not shrink
-  // with the parts say per-part costs do not scale.
+  // with the parts say per-part costs do not scale. A closure round (graphs of short rows) is
+  // logged as a light push whose improved count is 0 (its kernel does not count them) and whose
+  // exchange time includes the wait for its closure.
   struct step {
     bool pull = false, heavy = false;
     std::uint64_t frontier = 0;
