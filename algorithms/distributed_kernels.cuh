@@ -1,9 +1,9 @@
 // The kernels of the several-GPU delta-stepping (delta_stepping_distributed.cu): who owns a
 // vertex, routing a step's improved entries (or a closure round's ghosts) to their owners,
 // applying received ones, the frontier's arc count for the direction rule, and the select of a
-// rank's own bucket. Route and
-// apply stage a tile's appends in shared memory and reserve each list's slots with one atomic
-// per tile (tile_append); the select appends with one atomic per warp.
+// rank's own bucket. Route and apply stage a tile's appends in shared memory and reserve each
+// list's slots with one atomic per tile (tile_append); the select appends with one atomic per
+// warp.
 #pragma once
 
 #include <algorithm>
