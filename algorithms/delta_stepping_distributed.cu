@@ -17,13 +17,13 @@
 // by NCCL, and each rank's pull improves only its own vertices. Such a step, and any step on one
 // part, lists its improved entries inside the bucket straight into B, as one GPU's does: no
 // route, no exchange.
-// On graphs of short rows (roads, grids: thousands of dependent steps, each too small to pay
-// for a host round trip and an exchange) a light step is a closure round instead: each rank
-// runs the bucket's light loop on its own part to a fixed point inside one GPU-driven kernel
-// (vxm_closure, as one GPU's device loop does), then only its ghosts (the vertices its arcs
-// reach and another rank owns) whose value fell are sent; the next round starts from what they
-// improved. Rounds per bucket: how often its shortest paths cross a part's border, not its
-// hops. test/support/distributed_model.hpp runs this protocol on the CPU over
+// On graphs of short rows and thin borders (roads, grids: thousands of dependent steps, each
+// too small to pay for a host round trip and an exchange) a light step is a closure round
+// instead: each rank runs the bucket's light loop on its own part to a fixed point inside one
+// GPU-driven kernel (vxm_closure, as one GPU's device loop does), then only its ghosts (the
+// vertices its arcs reach and another rank owns) whose value fell are sent; the next round
+// starts, on the device, from what they improved. Rounds per bucket: how often its shortest
+// paths cross a part's border, not its hops. opts.loop forces steps (host) or rounds (device). test/support/distributed_model.hpp runs this protocol on the CPU over
 // simulated ranks (CI has no GPU); test_distributed.cu checks this solver against one GPU's.
 #include <mutex>
 #include <string>
@@ -68,18 +68,15 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
     throw error(error_code::invalid_value, "at most " + std::to_string(detail::distributed::max_parts) +
                                                " GPUs take part in one solve");
   // Δ as one GPU's delta-stepping starts it (delta_stepping_schedule's initial width, without
-  // its later narrowing or widening: those are one device's schedule), wider for closure rounds.
+  // its later narrowing or widening: those are one device's schedule); the ranks widen it for
+  // closure rounds.
   const graph_stats& s = a.stats();
   namespace p = policy::delta_stepping;
   const double factor = s.avg_degree >= p::automatic_delta_max_degree ? 1.0
                         : s.max_degree > p::closure_local_rounds_max_degree
                             ? p::automatic_delta_factor
                             : p::automatic_delta_factor_rounds;
-  const double rounds = policy::distributed::closure_rounds(s.max_degree)
-                            ? policy::distributed::closure_delta_factor
-                            : 1.0;
-  const detail::bucket_bounds<W> buckets(opts.delta > 0 ? opts.delta
-                                                        : rounds * factor * choose_delta(s));
+  const detail::bucket_bounds<W> buckets(opts.delta > 0 ? opts.delta : factor * choose_delta(s));
   // One solve at a time per matrix (its communicators), and the caller's thread, which runs
   // rank 0, back on its own device afterwards.
   std::lock_guard<std::mutex> one_at_a_time(a.comms().solving());

@@ -187,21 +187,6 @@ __global__ void mark_ghosts(csr_view<W> a, vertex begin, vertex end, std::uint8_
   }
 }
 
-template <class W>
-__global__ void fill(W* x, std::size_t count, W value) {
-  for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < count;
-       j += std::size_t(gridDim.x) * blockDim.x)
-    x[j] = value;
-}
-
-// out = { v < n : flag[v] } (in no particular order).
-static __global__ void list_flagged(const std::uint8_t* flag, vertex n, vertex* out,
-                                    unsigned long long* count) {
-  for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < n;
-       v += std::size_t(gridDim.x) * blockDim.x)
-    if (flag[v]) out[append_slot(count, 0)] = vertex(v);
-}
-
 // After a closure round: each ghost whose value fell below what was last sent its owner goes
 // into that owner's send block (at its first vertex), and `sent` follows. Lists: key q < parts.
 template <class W>

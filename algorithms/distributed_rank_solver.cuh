@@ -13,6 +13,10 @@
 #include <optional>
 #include <string>
 #include <thread>
+
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
 #include "bucket_bounds.cuh"
 #include "distributed_kernels.cuh"
 #include "distributed_nccl.hpp"
@@ -70,13 +74,15 @@ struct rank_solver {
   pinned_buffer<W> least_host{1};
   std::uint32_t now = 0;
   std::uint64_t exchanged = 0;  // entries sent to peers (statistics)
-  // Closure rounds (graphs of short rows, policy::distributed): this rank's ghosts and the least
-  // value sent to each one's owner, the closure's worklists and its bucket on the device; made
-  // at the first round.
-  const bool closure_rounds = policy::distributed::closure_rounds(matrix.stats().max_degree);
+  // Closure rounds (graphs of short rows and thin borders, policy::distributed; decided in
+  // solve): this rank's ghosts and the least value sent to each one's owner, the closure's
+  // worklists (`in` also takes the vertices a round's exchange improved) and its bucket on the
+  // device.
+  bool closure_rounds = false;
   device_buffer<vertex> ghosts;
-  device_buffer<W> ghost_sent;
+  dense_vector<W> ghost_sent;
   std::optional<device_worklist> in, spare;
+  std::size_t received_into_in = 0;  // entries the last round's exchange applied into `in`
   device_buffer<value_range<W>> bucket_on_device{1, stream};
   pinned_buffer<unsigned long long> frontier_host{1};  // pinned, as counters_host
   pinned_buffer<value_range<W>> bucket_host{1};
@@ -151,9 +157,12 @@ struct rank_solver {
     return least_host.data()[0];
   }
 
-  // After a push on several parts that listed its improved entries in I (or a closure round,
-  // `ghosts_fell`: the ghosts whose value fell): route, exchange, apply. B becomes this rank's
-  // vertices improved inside `bucket`; returns the size of B over every rank.
+  // After a push on several parts that listed its improved entries in I: route, exchange, apply.
+  // B becomes this rank's vertices improved inside `bucket`; returns the size of B over every
+  // rank. After a closure round (`ghosts_fell`) the ghosts whose value fell are routed and the
+  // vertices they improve go into the closure's worklist `in` on the device, for the next round:
+  // the host never learns their number, so the round needs one counter read and one meeting, and
+  // returns the entries sent over every rank (none sent: the bucket's light loop is done).
   std::uint64_t exchange(value_range<W> bucket, bool ghosts_fell = false) {
     const auto clock = account.phase(&distributed_profile::exchange_ms);
     ++now;
@@ -182,10 +191,12 @@ struct rank_solver {
     const std::vector<row> all = meet(mine);
     std::vector<std::size_t> receive(parts, 0);
     std::size_t received = 0;
+    std::uint64_t sent_by_all = 0;
     for (std::size_t q = 0; q < parts; ++q) {
       receive[q] = q == me ? 0 : std::size_t(all[q].to[me]);
       received += receive[q];
       if (q != me) exchanged += sends[q];
+      for (std::size_t r = 0; r < parts; ++r) sent_by_all += r == q ? 0 : all[q].to[r];
     }
     const std::size_t cap = own.size();
     std::vector<std::size_t> send_at(parts), send_count(parts), recv_at(parts);
@@ -200,20 +211,17 @@ struct rank_solver {
                                     [&](auto&& nccl) { transfer(nccl); });
     if (log) sending.end(stream);
     if (log) applying.begin(stream);
+    // a closure's `in` is drained (count 0) when its round ends
+    vertex* into = ghosts_fell ? in->indices() : B.indices();
+    unsigned long long* into_count = ghosts_fell ? in->count() : counters.data() + parts;
     for (std::size_t q = 0; q < parts; ++q) {
       if (!receive[q]) continue;
       apply_received<<<tile_blocks_for(receive[q]), block_threads, 0, stream>>>(
           recv_ids.data() + q * cap, recv_values.data() + q * cap, receive[q], t.data(),
-          own.begin, bucket, B.indices(), counters.data() + parts, stamps.data(), now);
+          own.begin, bucket, into, into_count, stamps.data(), now);
       TROPIC_CUDA_CHECK(cudaGetLastError());
     }
     if (log) applying.end(stream);
-    std::size_t next = kept;
-    if (received > 0) {
-      read_counters();
-      next = counters_host.data()[parts];
-    }
-    B.set_nvals(next);
     if (log) {
       wait();  // the events below are on the stream
       step_sample& last = log->back();
@@ -221,6 +229,16 @@ struct rank_solver {
       last.send_ms = sending.ms();
       last.apply_ms = applying.ms();
     }
+    if (ghosts_fell) {
+      received_into_in = received;
+      return sent_by_all;
+    }
+    std::size_t next = kept;
+    if (received > 0) {
+      read_counters();
+      next = counters_host.data()[parts];
+    }
+    B.set_nvals(next);
     std::uint64_t total = 0;
     for (std::uint64_t c : meet(std::uint64_t(next))) total += c;
     return total;
@@ -353,9 +371,9 @@ struct rank_solver {
     return total;
   }
 
-  // This rank's ghosts (sent nothing yet: infinity) and the closure's worklists, once.
-  void prepare_closure() {
-    if (in) return;
+  // This rank's ghosts in order, each sent nothing yet (infinity); returns how many over every
+  // rank.
+  std::uint64_t list_ghosts() {
     const csr_view<W> view = A.view();
     device_buffer<std::uint8_t> flag(n, stream);
     TROPIC_CUDA_CHECK(cudaMemsetAsync(flag.data(), 0, n, stream));
@@ -363,43 +381,67 @@ struct rank_solver {
     if (own_arcs > 0)
       mark_ghosts<<<blocks_for(own_arcs), block_threads, 0, stream>>>(view, own.begin, own.end,
                                                                        flag.data());
-    TROPIC_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned long long), stream));
-    list_flagged<<<blocks_for(n), block_threads, 0, stream>>>(flag.data(), n, send_ids.data(),
-                                                              counters.data());
     TROPIC_CUDA_CHECK(cudaGetLastError());
+    const thrust::counting_iterator<vertex> ids(0);
+    std::size_t bytes = 0;
+    TROPIC_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, ids, flag.data(),
+                                                 send_ids.data(), counters.data(), n, stream));
+    TROPIC_CUDA_CHECK(cub::DeviceSelect::Flagged(ctx.temp(bytes), bytes, ids, flag.data(),
+                                                 send_ids.data(), counters.data(), n, stream));
     read_counters();
     const std::size_t count = counters_host.data()[0];
     ghosts = device_buffer<vertex>(count, stream);
-    ghost_sent = device_buffer<W>(count, stream);
+    ghost_sent = dense_vector<W>(vertex(count), stream);
     if (count) {
       TROPIC_CUDA_CHECK(cudaMemcpyAsync(ghosts.data(), send_ids.data(), count * sizeof(vertex),
                                         cudaMemcpyDeviceToDevice, stream));
-      fill<<<blocks_for(count), block_threads, 0, stream>>>(ghost_sent.data(), count,
-                                                            infinity<W>());
-      TROPIC_CUDA_CHECK(cudaGetLastError());
+      assign(ghost_sent, no_mask<W>(), infinity<W>(), false, ctx);
+    }
+    std::uint64_t total = 0;
+    for (std::uint64_t c : meet(std::uint64_t(count))) total += c;
+    return total;
+  }
+
+  // Whether the light steps are closure rounds: as opts.loop asks (host: steps; device: rounds),
+  // else by policy::distributed from the rows' length and the ghosts over every rank, which
+  // every rank counts alike, so all take the same path. With rounds, the closure's worklists.
+  void choose_rounds() {
+    namespace p = policy::distributed;
+    if (opts.loop == loop_control::device) {
+      list_ghosts();
+      closure_rounds = true;
+    } else if (opts.loop == loop_control::automatic) {
+      closure_rounds = p::short_rows(matrix.stats().max_degree) && p::thin_borders(list_ghosts(), n);
+    }
+    if (!closure_rounds) {
+      ghosts = device_buffer<vertex>();
+      ghost_sent = dense_vector<W>();
+      return;
     }
     in.emplace(n, stream);
     spare.emplace(n, stream);
   }
 
-  // A light step as a closure round: this rank's light loop of the bucket from B to a fixed
-  // point on its own part (one GPU-driven kernel), then its fallen ghosts to their owners. B
-  // becomes the vertices they improved inside the bucket; returns |B| over every rank.
+  // A light step as a closure round: this rank's light loop of the bucket from its frontier (B,
+  // or what the last round's exchange put in `in`) to a fixed point on its own part (one
+  // GPU-driven kernel), then its fallen ghosts to their owners; returns the entries sent over
+  // every rank.
   std::uint64_t closure_round(std::uint64_t frontier_rows, const matrix_operand<W>& part,
                               value_range<W> bucket) {
     {
       const auto clock = account.phase(&distributed_profile::relax_ms);
       const auto begin = std::chrono::steady_clock::now();
-      prepare_closure();
       // (the last round's copies from the pinned words are done: its exchange waited)
-      frontier_host.data()[0] = B.nvals();
       bucket_host.data()[0] = bucket;
-      if (B.nvals()) {
+      if (B.nvals()) {  // the bucket's first round: `in` is empty
+        frontier_host.data()[0] = B.nvals();
         TROPIC_CUDA_CHECK(cudaMemcpyAsync(in->indices(), B.indices(), B.nvals() * sizeof(vertex),
                                           cudaMemcpyDeviceToDevice, stream));
         TROPIC_CUDA_CHECK(cudaMemcpyAsync(in->count(), frontier_host.data(),
                                           sizeof(unsigned long long), cudaMemcpyHostToDevice,
                                           stream));
+      }
+      if (B.nvals() || received_into_in) {
         TROPIC_CUDA_CHECK(cudaMemcpyAsync(bucket_on_device.data(), bucket_host.data(),
                                           sizeof(value_range<W>), cudaMemcpyHostToDevice, stream));
         // one GPU's closure limits for graphs of short rows (delta_stepping_sssp): local rounds
@@ -407,6 +449,7 @@ struct rank_solver {
                     closure_limits{});
       }
       B.clear();
+      received_into_in = 0;
       if (log) log->push_back({false, false, frontier_rows, milliseconds_since(begin), 0, 0});
     }
     if (account.p) ++account.p->steps;
@@ -423,8 +466,16 @@ struct rank_solver {
   }
 
   result<W> solve() {
+    sparse_vector<W> S(n, stream);
+    TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    group.barrier(me);
+    // From here, as one GPU's solve is timed: the path's choice, the split, t's start.
+    const auto start = std::chrono::steady_clock::now();
     statistics st;
     st.algorithm = algorithm_name(algorithm::delta_stepping);
+    choose_rounds();
+    if (closure_rounds && !(opts.delta > 0))
+      buckets = bucket_bounds<W>(buckets.delta * policy::distributed::closure_delta_factor);
     st.delta = buckets.delta;
     const W cut = cutoff_limit<W>(opts.cutoff);
     auto has_heavy = [&] {
@@ -438,10 +489,6 @@ struct rank_solver {
       s.upload({source}, {W(0)});
       assign(t, s, ctx);
     }
-    sparse_vector<W> S(n, stream);
-    TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
-    group.barrier(me);
-    const auto start = std::chrono::steady_clock::now();
 
     // One GPU's widened tail (delta_stepping_schedule.cuh): within the first buckets, once
     // nearly every vertex with arcs is settled or in the next bucket, one last bucket
@@ -460,10 +507,12 @@ struct rank_solver {
       ++st.buckets;
       settled_before += settled_here;
       settled_here = 0;
+      std::uint64_t rounds_here = 0;
       do {
         // the light loop: tB = t .* B; t = min(t, AL' min.+ tB); B = improved inside bucket i
         while (pending > 0) {
           if (closure_rounds) {
+            if (!rounds_here++) ++st.device_loop_buckets;
             pending = closure_round(pending, light(A, *split), bucket);
             continue;
           }

@@ -225,8 +225,16 @@ namespace distributed {
 // kernel, then its fallen ghosts sent) on graphs of short rows, where one GPU's closure takes
 // local rounds: their thousands of small steps would each cost host meetings and an exchange;
 // bench/results/h200x4-run48/NOTES.md
-inline constexpr bool closure_rounds(std::uint64_t max_degree) {
+inline constexpr bool short_rows(std::uint64_t max_degree) {
   return max_degree <= delta_stepping::closure_local_rounds_max_degree;
+}
+// ... and thin borders: ghosts (a part's arcs' heads that another part owns), summed over the
+// parts, at most this share of the vertices. Roads and grids have 0.2-2% on four parts, a mesh
+// dual and a random graph 127-248%: there a round reaches hardly further than a step and re-
+// relaxes on stale ghosts; bench/results/h200x4-run49/NOTES.md
+inline constexpr double closure_rounds_max_ghost_share = 0.1;
+inline constexpr bool thin_borders(std::uint64_t ghosts, std::uint64_t n) {
+  return double(ghosts) <= closure_rounds_max_ghost_share * double(n);
 }
 // ... with the automatic Δ this many times one GPU's: half the buckets, so half the rounds'
 // fixed costs; at four times the closures' re-relaxations in wide buckets cost more;

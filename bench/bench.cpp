@@ -147,6 +147,7 @@ struct config {
   double cutoff_share = 0;         // --cutoff-share: a cutoff row per algorithm; 0 = none
   bool certify = false;  // --certify: rows checked by the optimality certificate, no Dijkstra
   std::vector<int> devices;  // --devices: a delta_stepping@P column on the graph split over them
+  loop_control devices_loop = loop_control::automatic;  // --devices-loop: their options::loop
 };
 
 void print_help() {
@@ -192,7 +193,9 @@ void print_help() {
       "  --devices LIST        also a column delta_stepping@Pgpus: the graph split by rows over\n"
       "                        these GPUs of this host (e.g. 0,1,2,3; tropic::distributed_matrix,\n"
       "                        uploaded once per graph, its time the setup), checked like every\n"
-      "                        row; graph MiB sums the parts, peak MiB is not measured\n\n"
+      "                        row; graph MiB sums the parts, peak MiB is not measured\n"
+      "  --devices-loop L      options::loop of the delta_stepping@Pgpus rows: auto (default),\n"
+      "                        host (every light step an exchange) or device (closure rounds)\n\n"
       "Suite lines: NAME GRAPH [unit-weights] [symmetrize] [seed=N] [sources=N] [cpu-sources=N]\n"
       "[skip=A,B] (bench/suite.hpp). Every skip is a row of its own: 'skipped' and why.\n\n"
       "Algorithms in this build: ");
@@ -303,6 +306,12 @@ config parse_args(int argc, char** argv) {
 #if !defined(TROPIC_HAVE_CUDA)
       throw usage_error("--devices needs a CUDA build");
 #endif
+    } else if (a == "--devices-loop") {
+      const std::string text = v();
+      if (text == "auto") c.devices_loop = loop_control::automatic;
+      else if (text == "host") c.devices_loop = loop_control::host;
+      else if (text == "device") c.devices_loop = loop_control::device;
+      else throw usage_error("--devices-loop must be auto, host or device, got '" + text + "'");
     } else if (a == "--list" && !has_inline) {
       c.list_only = true;
     } else {
@@ -835,6 +844,7 @@ class graph_bench {
         split_bytes_ = 0;
         for (std::size_t b : split_->device_bytes()) split_bytes_ += b;
       }
+      opts.loop = c_.devices_loop;
       const double t0 = now_ms();
       out.res = sssp(*split_, source, opts);
       out.wall_ms = now_ms() - t0;

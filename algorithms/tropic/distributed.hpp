@@ -84,9 +84,10 @@ class distributed_matrix {
 // sssp(g, source, {delta_stepping}) on one GPU, and with opts.parents the same parents (the least
 // u of a tight rising arc; with zero weights or floats some tied vertex may take another valid
 // parent). opts.algorithm must be automatic or delta_stepping, weights non-negative; opts.delta,
-// cutoff and parents hold as for one GPU; opts.device and opts.devices are ignored (the matrix's
-// devices run). stats.milliseconds: the solve on every device, from the first launch to the last
-// device's end. Solves on one matrix from several threads run one after another; the calling
+// cutoff and parents hold as for one GPU; opts.loop picks steps or closure rounds (loop_control);
+// opts.device and opts.devices are ignored (the matrix's devices run). stats.milliseconds: the
+// solve on every device, from the first launch to the last device's end;
+// stats.device_loop_buckets: the buckets whose light loop ran as closure rounds. Solves on one matrix from several threads run one after another; the calling
 // thread's current device is as it was.
 template <class W>
 result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts = {});

@@ -52,7 +52,9 @@ bool gpu_available() noexcept;
 // GPU itself, the whole loop one persistent kernel (a grid barrier per step instead of a round
 // trip). automatic starts on the host and hands over to the GPU after a
 // few steps in a row too small to pay for their round trips (road-like graphs, Bellman-Ford's
-// tail; tropic/tuning.hpp).
+// tail; tropic/tuning.hpp). On several GPUs (tropic/distributed.hpp): host runs every light step
+// as one exchange, device each part's light loop to a fixed point between exchanges (closure
+// rounds), automatic picks rounds for short rows and thin borders.
 enum class loop_control { automatic, host, device };
 
 struct options {

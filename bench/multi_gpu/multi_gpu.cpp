@@ -8,7 +8,7 @@
 //   tropic_bench_multi_gpu GRAPH [--devices 0,1,2,3] [--sources K | --source-list S,S,...]
 //                          [--runs R] [--seed S] [--only-all] [--no-one-gpu]
 //                          [--host-generate | --from-csr] [--certify] [--certify-host]
-//                          [--check] [--profile] [--delta D]
+//                          [--check] [--profile] [--delta D] [--loop auto|host|device]
 //
 // For every device set (the first device alone, then the first 2, 4, ... of the list, then the
 // whole list; --only-all: the whole list alone): the matrix is built, then for each source one
@@ -27,7 +27,8 @@
 // stream; steps, pulls, entries gathered), then each step's direction, frontier, and every
 // rank's relax time (and a pull's gather of the frontier within it), improved entries and
 // exchange time (and its route kernel, NCCL transfers and apply kernels). --delta: the
-// distributed solves' Δ (options::delta; one GPU's keeps its automatic one).
+// distributed solves' Δ (options::delta; one GPU's keeps its automatic one). --loop: their
+// options::loop (host: every light step an exchange; device: closure rounds; default auto).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -80,7 +81,7 @@ int usage() {
                "usage: tropic_bench_multi_gpu GRAPH [--devices 0,1,...] [--sources K | "
                "--source-list S,S,...] [--runs R] [--seed S] [--only-all] [--no-one-gpu] "
                "[--host-generate | --from-csr] [--certify] [--certify-host] [--check] "
-               "[--profile] [--delta D]\n"
+               "[--profile] [--delta D] [--loop auto|host|device]\n"
                "  GRAPH: kron:SCALE[:EF] or grid:ROWS:COLS (uniform:N:DEG with --host-generate)\n");
   return 2;
 }
@@ -122,6 +123,12 @@ int main(int argc, char** argv) try {
     else if (a == "--certify-host") certify_all = certify_host = true;
     else if (a == "--profile") profile = true;
     else if (a == "--delta") solve.delta = std::stod(value());
+    else if (a == "--loop") {
+      const std::string loop = value();
+      if (loop == "host") solve.loop = loop_control::host;
+      else if (loop == "device") solve.loop = loop_control::device;
+      else if (loop != "auto") return usage();
+    }
     else return usage();
   }
   if (devices.empty()) {
@@ -209,9 +216,10 @@ int main(int argc, char** argv) try {
       if (!same) ++mismatches;
       std::printf(
           "  source %u: median %.3f ms (min %.3f, %zu runs), %.2f GTEPS, delta %g, buckets %llu, "
-          "steps %llu, arcs relaxed %llu%s\n",
+          "of them in rounds %llu, steps %llu, arcs relaxed %llu%s\n",
           s, median, times.front(), runs, double(a.arcs()) / (median * 1e6), r.stats.delta,
-          (unsigned long long)r.stats.buckets, (unsigned long long)r.stats.iterations,
+          (unsigned long long)r.stats.buckets, (unsigned long long)r.stats.device_loop_buckets,
+          (unsigned long long)r.stats.iterations,
           (unsigned long long)r.stats.arcs_relaxed,
           same ? "" : "  ANSWER DIFFERS FROM THE FIRST DEVICE SET'S");
       if (profile) {

@@ -51,7 +51,8 @@ void check_same_as_one_gpu(const csr<W>& g, vertex s, const result<W>& got) {
 }
 
 template <class W>
-void check_on(const std::vector<int>& devices, std::uint64_t seed) {
+void check_on(const std::vector<int>& devices, std::uint64_t seed,
+              loop_control loop = loop_control::automatic) {
   int solved = 0;
   for (const auto& c : testing::test_graph_cases(24, seed)) {
     CAPTURE(c.name());
@@ -63,9 +64,13 @@ void check_on(const std::vector<int>& devices, std::uint64_t seed) {
       CAPTURE(s);
       options o;
       o.parents = true;
+      o.loop = loop;
       const result<W> r = sssp(a, s, o);
       check_same_as_one_gpu(g, s, r);
       CHECK(certify(a, s, r) == "");
+      // host: every light step an exchange; device: every bucket's light loop in rounds
+      if (loop == loop_control::host) CHECK(r.stats.device_loop_buckets == 0);
+      if (loop == loop_control::device) CHECK(r.stats.device_loop_buckets == r.stats.buckets);
       ++solved;
     }
   }
@@ -95,6 +100,28 @@ TEST_SUITE("distributed") {
                      std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double) {
     TROPIC_REQUIRE_GPUS();
     check_on<W>(all_devices(), 7200);
+  }
+
+  TEST_CASE_TEMPLATE("every GPU of the machine: steps and closure rounds as options::loop asks",
+                     W, std::uint32_t, float) {
+    TROPIC_REQUIRE_GPUS();
+    check_on<W>(all_devices(), 7300, loop_control::host);
+    check_on<W>(all_devices(), 7400, loop_control::device);
+  }
+
+  TEST_CASE("several GPUs: closure rounds on a grid's thin borders, steps on a random graph") {
+    TROPIC_REQUIRE_GPUS();
+    for (const char* spec : {"grid:128:128", "uniform:4096:5"}) {
+      CAPTURE(spec);
+      const csr<std::uint32_t> g = generate<std::uint32_t>(spec, 11);
+      const distributed_matrix<std::uint32_t> a(g, all_devices());
+      const result<std::uint32_t> r = sssp(a, 5, options{});
+      check_same_as_one_gpu(g, 5, r);
+      if (spec[0] == 'g')
+        CHECK(r.stats.device_loop_buckets == r.stats.buckets);
+      else
+        CHECK(r.stats.device_loop_buckets == 0);
+    }
   }
 
   TEST_CASE("several GPUs: options::devices, a cutoff, Δ given, tiny graphs with empty parts") {

@@ -196,6 +196,8 @@ class distributed_model {
   // A light step as a closure round: each rank pushes its frontier's light arcs into its own view
   // and goes on from what improved inside bucket i (its own rows only) until nothing does; then
   // its views that fell below what it last sent go to their owners, who apply them with a min.
+  // (The GPUs end the loop when no rank sent anything, without counting what the entries
+  // improved: at most one more round than here, an empty one.)
   std::vector<list> closure_round(const std::vector<list>& F, std::uint64_t i) {
     ++steps;
     for (std::size_t p = 0; p < parts(); ++p) {
