@@ -23,7 +23,10 @@
 // GPU-driven kernel (vxm_closure, as one GPU's device loop does), then only its ghosts (the
 // vertices its arcs reach and another rank owns) whose value fell are sent; the next round
 // starts, on the device, from what they improved. Rounds per bucket: how often its shortest
-// paths cross a part's border, not its hops. opts.loop forces steps (host) or rounds (device). test/support/distributed_model.hpp runs this protocol on the CPU over
+// paths cross a part's border, not its hops. Behind thick borders (a random graph, a badly
+// ordered mesh) a round reaches hardly further than a step: steps run first, handing over to
+// rounds once they are small, as one GPU hands its loop to the GPU. opts.loop forces steps
+// (host) or rounds (device). test/support/distributed_model.hpp runs this protocol on the CPU over
 // simulated ranks (CI has no GPU); test_distributed.cu checks this solver against one GPU's.
 #include <mutex>
 #include <string>

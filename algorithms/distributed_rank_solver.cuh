@@ -402,22 +402,23 @@ struct rank_solver {
     return total;
   }
 
-  // Whether the light steps are closure rounds: as opts.loop asks (host: steps; device: rounds),
-  // else by policy::distributed from the rows' length and the ghosts over every rank, which
-  // every rank counts alike, so all take the same path. With rounds, the closure's worklists.
+  // Whether the light steps are closure rounds from the start: as opts.loop asks (host: steps;
+  // device: rounds), else by policy::distributed from the rows' length and the ghosts over every
+  // rank, which every rank counts alike, so all take the same path. Short rows behind thick
+  // borders start with steps and may hand over to rounds (solve).
   void choose_rounds() {
     namespace p = policy::distributed;
-    if (opts.loop == loop_control::device) {
-      list_ghosts();
-      closure_rounds = true;
-    } else if (opts.loop == loop_control::automatic) {
-      closure_rounds = p::short_rows(matrix.stats().max_degree) && p::thin_borders(list_ghosts(), n);
+    const bool automatic = opts.loop == loop_control::automatic;
+    if (opts.loop == loop_control::device ||
+        (automatic && p::short_rows(matrix.stats().max_degree))) {
+      const std::uint64_t all = list_ghosts();
+      may_hand_over = automatic && !p::thin_borders(all, n);
+      if (!may_hand_over) start_rounds();
     }
-    if (!closure_rounds) {
-      ghosts = device_buffer<vertex>();
-      ghost_sent = dense_vector<W>();
-      return;
-    }
+  }
+  bool may_hand_over = false;
+  void start_rounds() {
+    closure_rounds = true;
     in.emplace(n, stream);
     spare.emplace(n, stream);
   }
@@ -474,7 +475,7 @@ struct rank_solver {
     statistics st;
     st.algorithm = algorithm_name(algorithm::delta_stepping);
     choose_rounds();
-    if (closure_rounds && !(opts.delta > 0))
+    if (closure_rounds && !(opts.delta > 0))  // from the start only
       buckets = bucket_bounds<W>(buckets.delta * policy::distributed::closure_delta_factor);
     st.delta = buckets.delta;
     const W cut = cutoff_limit<W>(opts.cutoff);
@@ -498,6 +499,8 @@ struct rank_solver {
     const double with_arcs = double(n) - double(matrix.stats().isolated);
     std::uint64_t settled_before = 0, settled_here = 0;
 
+    unsigned small_steps = 0;  // the hand-over's count (may_hand_over)
+    std::uint64_t last_rows = 0;
     std::uint64_t i = 0;
     select(B, buckets.range(0), {});
     std::uint64_t pending = 0;
@@ -517,8 +520,23 @@ struct rank_solver {
             continue;
           }
           gather(tB, t, B, ctx);
-          pending = step(tB, pending, light(A, *split), bucket, st);
+          const std::uint64_t rows = pending;
+          pending = step(tB, rows, light(A, *split), bucket, st);
           ++st.iterations;
+          // One GPU's hand-over to its GPU-driven loop (delta_stepping_schedule.cuh), here from
+          // steps to rounds: after enough small steps in a row, the last not growing; decided
+          // from counts every rank met, so all hand over at once.
+          if (!may_hand_over) continue;
+          namespace dl = policy::delta_stepping;
+          small_steps = double(rows) * matrix.stats().avg_degree < dl::device_loop_step_arcs
+                            ? small_steps + 1
+                            : 0;
+          const bool growing = double(rows) > dl::device_loop_growth * double(last_rows);
+          last_rows = rows;
+          if (small_steps >= dl::device_loop_small_steps && !growing) {
+            may_hand_over = false;
+            start_rounds();
+          }
         }
         if (!has_heavy()) break;
         // S = bucket i, settled; t = min(t, AH' min.+ (t .* S)); stragglers (floats) into B

@@ -228,10 +228,11 @@ namespace distributed {
 inline constexpr bool short_rows(std::uint64_t max_degree) {
   return max_degree <= delta_stepping::closure_local_rounds_max_degree;
 }
-// ... and thin borders: ghosts (a part's arcs' heads that another part owns), summed over the
-// parts, at most this share of the vertices. Roads and grids have 0.2-2% on four parts, a mesh
-// dual and a random graph 127-248%: there a round reaches hardly further than a step and re-
-// relaxes on stale ghosts; bench/results/h200x4-run49/NOTES.md
+// ... from the start behind thin borders: ghosts (a part's arcs' heads that another part owns),
+// summed over the parts, at most this share of the vertices. Roads and grids have 0.2-2% on four
+// parts, a mesh dual and a random graph 69-248%: there a round reaches hardly further than a
+// step and re-relaxes on stale ghosts, so steps go first and hand over to rounds as one GPU's
+// loop does (delta_stepping::device_loop_*); bench/results/h200x2-run49/NOTES.md
 inline constexpr double closure_rounds_max_ghost_share = 0.1;
 inline constexpr bool thin_borders(std::uint64_t ghosts, std::uint64_t n) {
   return double(ghosts) <= closure_rounds_max_ghost_share * double(n);

@@ -54,7 +54,8 @@ bool gpu_available() noexcept;
 // few steps in a row too small to pay for their round trips (road-like graphs, Bellman-Ford's
 // tail; tropic/tuning.hpp). On several GPUs (tropic/distributed.hpp): host runs every light step
 // as one exchange, device each part's light loop to a fixed point between exchanges (closure
-// rounds), automatic picks rounds for short rows and thin borders.
+// rounds), automatic picks rounds for short rows behind thin borders and, behind thick ones,
+// hands over from steps to rounds once steps are small, as one GPU's hands over to the GPU.
 enum class loop_control { automatic, host, device };
 
 struct options {
