@@ -119,10 +119,18 @@ TEST_SUITE("distributed") {
       o.parents = true;
       const result<std::uint32_t> r = sssp(a, 5, o);
       check_same_as_one_gpu(g, 5, r);
-      if (spec[0] == 'g')
+      // rounds from the start run at twice the steps' automatic Δ
+      o.loop = loop_control::host;
+      const double steps_delta = sssp(a, 5, o).stats.delta;
+      o.loop = loop_control::device;
+      const double rounds_delta = sssp(a, 5, o).stats.delta;
+      CHECK(rounds_delta > steps_delta);
+      if (spec[0] == 'g') {
+        CHECK(r.stats.delta == rounds_delta);
         CHECK(r.stats.device_loop_buckets == r.stats.buckets);
-      else  // thick borders: steps, handing over to rounds once they are small
-        CHECK(r.stats.device_loop_buckets < r.stats.buckets);
+      } else {  // thick borders: steps, handing over to rounds once they are small
+        CHECK(r.stats.delta == steps_delta);
+      }
     }
   }
 
