@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "distributed_finish.cuh"
 #include "distributed_nccl.hpp"
 #include "distributed_rank_solver.cuh"
 #include "policy.hpp"
@@ -96,7 +97,8 @@ result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opt
         if (rank == 0) solver.account.p = profile;
         if (profile) solver.log = &logs[rank];
         try {
-          result<W> r = solver.solve();
+          statistics st = solver.solve();
+          result<W> r = detail::finish(solver, st);
           if (rank == 0) out = std::move(r);
         } catch (...) {
           // Before the solver's buffers are freed: the peers are released, this rank's NCCL

@@ -1,8 +1,8 @@
 // One rank of the several-GPU delta-stepping (delta_stepping_distributed.cu, whose opening
 // comment describes the protocol): its part, vectors and exchange buffers; a step, a pull, a
-// closure round and the exchange after them; the bucket loop (solve) and the result pass
-// (finish). delta_stepping_distributed.cu checks the arguments, picks Δ and runs a rank_solver
-// on each device's host thread.
+// closure round and the exchange after them; the bucket loop (solve). distributed_finish.cuh
+// makes the result; delta_stepping_distributed.cu checks the arguments, picks Δ and runs a
+// rank_solver on each device's host thread.
 #pragma once
 
 #include <algorithm>
@@ -466,7 +466,8 @@ struct rank_solver {
     return lowest;
   }
 
-  result<W> solve() {
+  // The bucket loop; finish (distributed_finish.cuh) then makes the result.
+  statistics solve() {
     sparse_vector<W> S(n, stream);
     TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
     group.barrier(me);
@@ -584,72 +585,7 @@ struct rank_solver {
     account.close(st.milliseconds);  // finish() is not part of the account
     st.arcs_relaxed = ctx.read_arcs_scanned();
     st.host_round_trips = ctx.round_trips;
-    return finish(st);
-  }
-
-  // Every rank gets every part's distances; the arc pass (overflow, parents) runs on each part's
-  // arcs and its answers meet by a min; rank 0 downloads.
-  result<W> finish(statistics& st) {
-    std::vector<std::size_t> first(parts), size(parts);
-    for (std::size_t q = 0; q < parts; ++q) {
-      first[q] = matrix.ranges()[q].begin;
-      size[q] = matrix.ranges()[q].size();
-    }
-    // Every buffer is allocated before the first NCCL call: no allocation waits behind one.
-    const bool parents = opts.parents;
-    const bool adopts = parents && needs_adoption<W>(matrix.stats());
-    device_buffer<unsigned long long> parent(parents ? n : 0, stream);
-    device_buffer<unsigned long long> overflow(1, stream);
-    device_buffer<unsigned long long> settled(adopts ? n : 0, stream), adopted(1, stream);
-    pinned_buffer<unsigned long long> count(1), overflow_host(1);
-    matrix.comms().broadcast_blocks(me, {{t.data(), sizeof(W)}}, first, size, stream);
-    TROPIC_CUDA_CHECK(cudaMemsetAsync(overflow.data(), 0xff, sizeof(unsigned long long),
-                                      stream));
-    if (parents)
-      TROPIC_CUDA_CHECK(cudaMemsetAsync(parent.data(), 0xff, n * sizeof(unsigned long long),
-                                        stream));
-    tight_arc_pass(A.view(), t.data(), source, parents, true, parent.data(), overflow.data(),
-                   stream);
-    if (parents) matrix.comms().all_reduce_min(me, parent.data(), n, stream);
-    if (adopts) {
-      for (;;) {
-        TROPIC_CUDA_CHECK(cudaMemcpyAsync(settled.data(), parent.data(),
-                                          n * sizeof(unsigned long long),
-                                          cudaMemcpyDeviceToDevice, stream));
-        adoption_round(A.view(), t.data(), source, false, settled.data(), parent.data(),
-                       adopted.data(), stream);
-        matrix.comms().all_reduce_min(me, parent.data(), n, stream);
-        TROPIC_CUDA_CHECK(cudaMemcpyAsync(count.data(), adopted.data(), sizeof(unsigned long long),
-                                          cudaMemcpyDeviceToHost, stream));
-        wait();
-        std::uint64_t total = 0;
-        for (std::uint64_t c : meet(std::uint64_t(count.data()[0]))) total += c;
-        if (total == 0) break;
-      }
-    }
-    TROPIC_CUDA_CHECK(cudaMemcpyAsync(overflow_host.data(), overflow.data(),
-                                      sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
-    wait();
-    const unsigned long long overflow_vertex = overflow_host.data()[0];
-    unsigned long long first_overflow = ~0ull;
-    for (unsigned long long v : meet(overflow_vertex))
-      first_overflow = std::min(first_overflow, v);
-    // Statistics: counts add over the ranks; the time is the slowest rank's.
-    struct tally { std::uint64_t vertices, arcs, sent; double ms; };
-    const auto all = meet(tally{st.vertices_relaxed, st.arcs_relaxed, exchanged,
-                                                st.milliseconds});
-    result<W> out;
-    if (me != 0) return out;
-    st.vertices_relaxed = st.arcs_relaxed = 0;
-    for (const tally& x : all) {
-      st.vertices_relaxed += x.vertices;
-      st.arcs_relaxed += x.arcs;
-      st.milliseconds = std::max(st.milliseconds, x.ms);
-    }
-    out.stats = st;
-    finish_download(n, t.data(), parents ? parent.data() : nullptr, first_overflow, opts, out,
-                    stream);
-    return out;
+    return st;
   }
 };
 

@@ -87,8 +87,9 @@ class distributed_matrix {
 // cutoff and parents hold as for one GPU; opts.loop picks steps or closure rounds (loop_control);
 // opts.device and opts.devices are ignored (the matrix's devices run). stats.milliseconds: the
 // solve on every device, from the first launch to the last device's end;
-// stats.device_loop_buckets: the buckets whose light loop ran as closure rounds. Solves on one matrix from several threads run one after another; the calling
-// thread's current device is as it was.
+// stats.device_loop_buckets: the buckets whose light loop ran as closure rounds. Solves on one
+// matrix from several threads run one after another; the calling thread's current device is as
+// it was.
 template <class W>
 result<W> sssp(const distributed_matrix<W>& a, vertex source, const options& opts = {});
 
