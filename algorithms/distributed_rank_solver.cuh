@@ -79,6 +79,7 @@ struct rank_solver {
   // worklists (`in` also takes the vertices a round's exchange improved) and its bucket on the
   // device.
   bool closure_rounds = false;
+  bool may_hand_over = false;  // steps now, rounds once they are small (choose_rounds, solve)
   device_buffer<vertex> ghosts;
   dense_vector<W> ghost_sent;
   std::optional<device_worklist> in, spare;
@@ -416,7 +417,6 @@ struct rank_solver {
       if (!may_hand_over) start_rounds();
     }
   }
-  bool may_hand_over = false;
   void start_rounds() {
     closure_rounds = true;
     in.emplace(n, stream);
