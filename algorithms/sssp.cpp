@@ -103,6 +103,14 @@ algorithm parse_algorithm(std::string_view name) {
                                              "'; available: " + available_list());
 }
 
+loop_control parse_loop_control(std::string_view name) {
+  if (name == "auto") return loop_control::automatic;
+  if (name == "host") return loop_control::host;
+  if (name == "device") return loop_control::device;
+  throw error(error_code::invalid_value,
+              "loop must be auto, host or device, got '" + std::string(name) + "'");
+}
+
 bool gpu_available() noexcept {
 #if defined(TROPIC_HAVE_CUDA)
   int count = 0;

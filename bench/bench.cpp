@@ -307,11 +307,11 @@ config parse_args(int argc, char** argv) {
       throw usage_error("--devices needs a CUDA build");
 #endif
     } else if (a == "--devices-loop") {
-      const std::string text = v();
-      if (text == "auto") c.devices_loop = loop_control::automatic;
-      else if (text == "host") c.devices_loop = loop_control::host;
-      else if (text == "device") c.devices_loop = loop_control::device;
-      else throw usage_error("--devices-loop must be auto, host or device, got '" + text + "'");
+      try {
+        c.devices_loop = parse_loop_control(v());
+      } catch (const error& e) {
+        throw usage_error(std::string("--devices-") + e.what());
+      }
     } else if (a == "--list" && !has_inline) {
       c.list_only = true;
     } else {

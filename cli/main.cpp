@@ -498,11 +498,11 @@ int sssp_command(int argc, char** argv) {
   opts.delta = a.get_double("delta", 0);
   if (!(opts.delta >= 0))
     throw usage_error("--delta must be positive (or 0 for automatic), got " + a.get("delta"));
-  const std::string loop = a.get("loop", "auto");
-  if (loop == "auto") opts.loop = loop_control::automatic;
-  else if (loop == "host") opts.loop = loop_control::host;
-  else if (loop == "device") opts.loop = loop_control::device;
-  else throw usage_error("--loop must be auto, host or device, got '" + loop + "'");
+  try {
+    opts.loop = parse_loop_control(a.get("loop", "auto"));
+  } catch (const error& e) {
+    throw usage_error(std::string("--") + e.what());
+  }
   opts.cutoff = a.get_double("cutoff", HUGE_VAL);
   if (!(opts.cutoff >= 0))
     throw usage_error("--cutoff must be >= 0 (or inf for none), got '" + a.get("cutoff") + "'");

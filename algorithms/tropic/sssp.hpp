@@ -57,6 +57,8 @@ bool gpu_available() noexcept;
 // rounds), automatic picks rounds for short rows behind thin borders and, behind thick ones,
 // hands over from steps to rounds once steps are small, as one GPU's hands over to the GPU.
 enum class loop_control { automatic, host, device };
+// "auto", "host" or "device"; anything else throws tropic::error(invalid_value) naming it.
+loop_control parse_loop_control(std::string_view name);
 
 struct options {
   tropic::algorithm algorithm = tropic::algorithm::automatic;

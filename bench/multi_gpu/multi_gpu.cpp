@@ -123,12 +123,7 @@ int main(int argc, char** argv) try {
     else if (a == "--certify-host") certify_all = certify_host = true;
     else if (a == "--profile") profile = true;
     else if (a == "--delta") solve.delta = std::stod(value());
-    else if (a == "--loop") {
-      const std::string loop = value();
-      if (loop == "host") solve.loop = loop_control::host;
-      else if (loop == "device") solve.loop = loop_control::device;
-      else if (loop != "auto") return usage();
-    }
+    else if (a == "--loop") solve.loop = parse_loop_control(value());
     else return usage();
   }
   if (devices.empty()) {

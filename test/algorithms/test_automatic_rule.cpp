@@ -1,10 +1,13 @@
 // algorithm::automatic's choice on a GPU (policy::automatic::prefers_adds) at the edges of the
-// README's table, and on graphs whose measured winner chose the thresholds.
+// README's table, and on graphs whose measured winner chose the thresholds; the several-GPU
+// solver's choice of closure rounds (policy::distributed) and options::loop by name.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 
 #include "policy.hpp"
+#include "tropic/error.hpp"
+#include "tropic/sssp.hpp"
 
 using tropic::policy::automatic::prefers_adds;
 
@@ -36,5 +39,23 @@ TEST_SUITE("automatic_rule") {
     CHECK_FALSE(prefers_adds(264346, 730100, 8, 81));        // USA-road-d.NY: ds (local rounds)
     CHECK_FALSE(prefers_adds(524288, 3698100, 14, 59));      // geometric, degree 7: ds 1.63x
     CHECK(prefers_adds(110592, 649728, 6, 42));              // 3D mesh 48^3: adds 1.52x
+  }
+
+  TEST_CASE("several GPUs: rounds from the start for short rows behind thin borders") {
+    namespace d = tropic::policy::distributed;
+    CHECK(d::short_rows(256));
+    CHECK_FALSE(d::short_rows(257));
+    CHECK(d::thin_borders(100, 1000));  // 10% of the vertices
+    CHECK_FALSE(d::thin_borders(101, 1000));
+    CHECK(d::thin_borders(0, 0));  // one part: no ghosts
+  }
+
+  TEST_CASE("options::loop by name") {
+    using tropic::loop_control;
+    CHECK(tropic::parse_loop_control("auto") == loop_control::automatic);
+    CHECK(tropic::parse_loop_control("host") == loop_control::host);
+    CHECK(tropic::parse_loop_control("device") == loop_control::device);
+    CHECK_THROWS_WITH_AS(tropic::parse_loop_control("gpu"),
+                         "loop must be auto, host or device, got 'gpu'", tropic::error);
   }
 }
