@@ -7,7 +7,7 @@
 // by the `tune` target:
 //   [TROPIC_TUNE_SHORT=1] build/bench/tune/tune_pull_merge_shapes [spec or graph file...]
 // (TROPIC_TUNE_SHORT: the carve-outs, the other kernels and the default shape's tiles per block
-// only.)
+// only; TROPIC_TUNE_LEAN_SHAPES: the lean kernel's shapes near the default only.)
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -89,6 +89,21 @@ int main(int argc, char** argv) {
                   ms, cusparse_ms / ms, verdict);
     };
     using detail::pull_policy;
+    // TROPIC_TUNE_LEAN_SHAPES: the lean kernel's tile shapes around the default only (fewer
+    // items a thread: fewer registers, more blocks a SM, more tiles a block).
+    if (std::getenv("TROPIC_TUNE_LEAN_SHAPES")) {
+      shape(pull_policy<128, 8>{}, 0);
+      shape(pull_policy<128, 7>{}, 0);
+      shape(pull_policy<128, 6>{}, 0);
+      shape(pull_policy<128, 5>{}, 0);
+      shape(pull_policy<128, 4>{}, 0);
+      shape(pull_policy<96, 8>{}, 0);
+      shape(pull_policy<96, 6>{}, 0);
+      shape(pull_policy<64, 8>{}, 0);
+      shape(pull_policy<192, 6>{}, 0);
+      shape(pull_policy<128, 8>{}, 0);
+      continue;
+    }
     // The L1 / shared memory split: the resident blocks' shared memory leaves L1 the rest of
     // the SM's 256 KB, where hub columns of u would stay. Each carve-out with as many blocks as
     // it holds at once (the library's default shape, 128 x 8).
