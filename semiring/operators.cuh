@@ -5,8 +5,9 @@
 //                     pull_dispatch take one operand struct (push_operands, pull_operands);
 //                     select_reduce
 //   kernels/          one file per kernel family: push_merge_path, push_group_per_row,
-//                     push_edge_wise, pull_merge_path (with its fixup), pull_group_per_row,
-//                     pull_live_rows (choice, live rows, long rows), elementwise
+//                     push_edge_wise, pull_merge_path (by blocks, with its fixup),
+//                     pull_warp_path (by warps), pull_group_per_row, pull_live_rows (choice,
+//                     live rows, long rows), elementwise
 //   agents/           per-tile and per-row work: merge_path_tile, pull_row
 //   detail/           what every family shares: common.cuh (row ranges, mask, list appends,
 //                     launch helpers), args.cuh (parameter types: frontier, push_args, floor)

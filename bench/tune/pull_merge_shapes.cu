@@ -1,13 +1,13 @@
-// Issue 3 experiment: the merge-path pull's tile shape and blocks on Kronecker graphs. fp32
+// Issue 3 experiment: the merge-path pull's tile shape and runs on Kronecker graphs. fp32
 // min-plus SpMV through pull_dispatch with each pull_policy<threads, items> and path items per
-// block (0 = one block per resident slot, the library's choice), median of 21 after 3 warm-ups
-// (CUDA events), each checked against the library's default; then the default shape under each
-// L1 / shared-memory carve-out, the row-checking kernel that parts and masks take, and the other
-// pull kernels on the same view (issue 35). Built
-// by the `tune` target:
+// warp (the plain SpMV's merge path by warps) or per block (the row-checking merge path by
+// blocks that parts, masks and floors take); 0 = as many as the device holds at once, the
+// library's choice. Median of 21 after 3 warm-ups (CUDA events), each checked against the
+// library's default; then the default shape under each L1 / shared-memory carve-out and the
+// other pull kernels on the same view (issue 35). Built by the `tune` target:
 //   [TROPIC_TUNE_SHORT=1] build/bench/tune/tune_pull_merge_shapes [spec or graph file...]
 // (TROPIC_TUNE_SHORT: the carve-outs, the other kernels and the default shape's tiles per block
-// only; TROPIC_TUNE_LEAN_SHAPES: the lean kernel's shapes near the default only.)
+// only; TROPIC_TUNE_LEAN_SHAPES: the warps' shapes near the default only.)
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -71,26 +71,28 @@ int main(int argc, char** argv) {
     };
     auto shape = [&](auto policy, arc_index tiles_per_block, bool check_rows = false) {
       using P = decltype(policy);
-      const auto [ms, verdict] =
-          measure(policy, d, tiles_per_block * arc_index(P::threads) * P::items, check_rows);
+      const arc_index tile = arc_index(check_rows ? P::threads : 32) * P::items;
+      const auto [ms, verdict] = measure(policy, d, tiles_per_block * tile, check_rows);
       using S = min_plus<float>;
-      auto* kernel = check_rows ? detail::pull_merge_path<S, float, P::threads, P::items, true>
-                                : detail::pull_merge_path<S, float, P::threads, P::items, false>;
       int per_sm = 0;
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, P::threads, 0);
       cudaFuncAttributes attr{};
-      cudaFuncGetAttributes(&attr, kernel);
+      auto occupancy = [&](auto* kernel) {
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, P::threads, 0);
+        cudaFuncGetAttributes(&attr, kernel);
+      };
+      if (check_rows) occupancy(detail::pull_merge_path<S, float, P::threads, P::items>);
+      else occupancy(detail::pull_warp_kernel<S, float, P>);
       std::printf("  %s%3d threads x %2d items (%2d blocks/SM, %d registers, %zu B local), %s: "
                   "%.4f ms (%.3fx cuSPARSE) %s\n",
-                  check_rows ? "row-checking " : "", P::threads, P::items, per_sm, attr.numRegs,
-                  attr.localSizeBytes,
-                  tiles_per_block ? (std::to_string(tiles_per_block) + " tiles/block").c_str()
+                  check_rows ? "row-checking " : "warps ", P::threads, P::items, per_sm,
+                  attr.numRegs, attr.localSizeBytes,
+                  tiles_per_block ? (std::to_string(tiles_per_block) + " tiles/run").c_str()
                                   : "resident blocks",
                   ms, cusparse_ms / ms, verdict);
     };
     using detail::pull_policy;
-    // TROPIC_TUNE_LEAN_SHAPES: the lean kernel's tile shapes around the default only (fewer
-    // items a thread: fewer registers, more blocks a SM, more tiles a block).
+    // TROPIC_TUNE_LEAN_SHAPES: the warps' tile shapes around the default only (fewer items a
+    // thread: fewer registers, more blocks a SM).
     if (std::getenv("TROPIC_TUNE_LEAN_SHAPES")) {
       shape(pull_policy<128, 8>{}, 0);
       shape(pull_policy<128, 7>{}, 0);
@@ -106,21 +108,22 @@ int main(int argc, char** argv) {
     }
     // The L1 / shared memory split: the resident blocks' shared memory leaves L1 the rest of
     // the SM's 256 KB, where hub columns of u would stay. Each carve-out with as many blocks as
-    // it holds at once (the library's default shape, 128 x 8).
+    // it holds at once (the library's default shape, 128 x 8, by warps).
     {
       using P = pull_policy<128, 8>;
-      auto kernel = detail::pull_merge_path<min_plus<float>, float, P::threads, P::items, false>;
+      auto kernel = detail::pull_warp_kernel<min_plus<float>, float, P>;
       int sms = 0;
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-      const arc_index total = arc_index(n) + v.arcs, tile = arc_index(P::threads) * P::items;
+      const arc_index total = arc_index(n) + v.arcs, tile = arc_index(32) * P::items;
       for (int carveout : {-1, 100, 75, 50, 25}) {
         cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout);
         int per_sm = 0;
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, P::threads, 0);
         for (int share : {1, 2}) {  // 2: half the resident slots (L1 left by fewer blocks)
-          const arc_index blocks = std::max<arc_index>(1, arc_index(sms) * per_sm / share);
-          const arc_index block_items = ((total + blocks - 1) / blocks + tile - 1) / tile * tile;
-          const auto [ms, verdict] = measure(P{}, d, block_items);
+          const arc_index warps =
+              std::max<arc_index>(1, arc_index(sms) * per_sm / share * (P::threads / 32));
+          const arc_index run = ((total + warps - 1) / warps + tile - 1) / tile * tile;
+          const auto [ms, verdict] = measure(P{}, d, run);
           std::printf("  carveout %3d (%2d blocks/SM)%s: %.4f ms (%.3fx cuSPARSE) %s\n",
                       carveout, per_sm, share == 2 ? ", half the blocks" : "", ms,
                       cusparse_ms / ms, verdict);
@@ -145,8 +148,8 @@ int main(int argc, char** argv) {
                   m == pull_method::live_rows ? "live rows" : "group per row", ms,
                   cusparse_ms / ms, verdict);
     }
-    // Runs of at most a few tiles per block, beyond the resident slots where the graph is
-    // large: the block scheduler then balances the SMs, at a search and a record per block.
+    // Runs of at most a few tiles, beyond the resident slots where the graph is large: the
+    // block scheduler then balances the SMs, at a search and a record per run.
     for (arc_index tiles : {0, 2, 4, 8, 16, 32}) {
       shape(pull_policy<128, 8>{}, tiles);
       shape(pull_policy<128, 8>{}, tiles, true);

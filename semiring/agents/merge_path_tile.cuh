@@ -35,7 +35,7 @@ struct pull_running_carry {
   }
 };
 
-// What a block leaves for pull_fixup.
+// What a block (pull_merge_path) or a warp (pull_warp_path) leaves for pull_fixup.
 template <class W>
 struct pull_block_record {
   vertex head_row;        // the row open at the block's start

@@ -1,8 +1,9 @@
 // Dispatch of the pull (SpMV over a view's rows from a dense u): clears outside the mask for
 // replace, draws the improved count, and picks the kernel family -- pull_group_per_row when every
-// row is short, else the merge path, with pull_live_rows and pull_long_rows beside it for a
-// floored pull over a large view (chosen on the device by pull_live_choice) -- sizing grids and
-// scratch from the device's SM count and occupancy.
+// row is short, else the merge path: by warps (pull_warp_path) over a whole matrix with no mask
+// and no floor, by blocks (pull_merge_path) where rows are skipped, with pull_live_rows and
+// pull_long_rows beside it for a floored pull over a large view (chosen on the device by
+// pull_live_choice) -- sizing grids and scratch from the device's SM count and occupancy.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "../kernels/pull_group_per_row.cuh"
 #include "../kernels/pull_live_rows.cuh"
 #include "../kernels/pull_merge_path.cuh"
+#include "../kernels/pull_warp_path.cuh"
 
 namespace tropic::detail {
 
@@ -40,13 +42,21 @@ struct pull_operands {
 };
 
 // Overrides of a pull's launch shape (tests cross tiles and blocks on small graphs, sweeps time
-// shapes): the merge path's path items per block, 0 for one block per resident slot of the
-// device; log2 of pull_group_per_row's lanes per row, negative for pull_group_log2's choice.
+// shapes): the merge path's path items per warp (by warps) or per block (by blocks), 0 for as
+// many as the device holds at once; log2 of pull_group_per_row's lanes per row, negative for
+// pull_group_log2's choice.
 struct pull_shape {
   arc_index block_items = 0;
   int group_log2 = -1;
-  bool check_rows = false;  // the merge path's row-checking kernel even where no row is skipped
+  bool check_rows = false;  // the merge path by blocks even where no row is skipped
 };
+
+// The warps' merge path for tile shape Policy (the plain SpMV's kernel). Its registers are held
+// to tuning::pull_warp_min_blocks blocks a SM, or what 1,536 threads a SM allow.
+template <class S, class W, class Policy>
+constexpr auto pull_warp_kernel =
+    pull_warp_path<S, W, Policy::threads, Policy::items,
+                   std::min(tuning::pull_warp_min_blocks, 1536 / Policy::threads)>;
 
 // ranges_of with what the merge-path pull needs of a part: the light rows' prefix and the
 // part's arcs, which the split computes on a pull's first call and keeps (a scan and a round
@@ -115,6 +125,10 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
   unsigned long long* count =
       op.improved ? reinterpret_cast<unsigned long long*>(ctx.zeroed_counter()) : nullptr;
   vertex* list = op.improved ? op.improved->indices() : nullptr;
+  constexpr int threads = Policy::threads, items = Policy::items;
+  // A part of the view, a mask or a floor may skip rows, which the warps' merge path cannot.
+  const bool check_rows = shape.check_rows || ranges.part != row_part::all ||
+                          mask.kind != mask_kind::none || floor.least_input;
   if (n > 0 && pull_by_group_per_row(view, desc)) {
     const unsigned log2 =
         shape.group_log2 >= 0 ? unsigned(shape.group_log2) : pull_group_log2(view);
@@ -124,24 +138,50 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
         view, ranges, u, w, mask, accum, log2, list, count, improved_range, ctx.arcs_scanned(),
         floor);
     check_launch();
+  } else if (n > 0 && !check_rows) {
+    // Each warp an equal run of whole tiles' worth of path items, as many warps as the device
+    // holds at once (more lost on every graph of bench/results/h200-run50/); shape.block_items
+    // sets the run instead. Any run gives the same result.
+    const arc_index total = arc_index(n) + view.arcs;
+    constexpr arc_index tile = 32 * arc_index(items);
+    constexpr int warps_per_block = threads / 32;
+    arc_index run = shape.block_items;
+    if (run == 0) {
+      static resident_cache slots;
+      const arc_index warps = arc_index(slots.blocks(pull_warp_kernel<S, W, Policy>, threads)) *
+                              warps_per_block;
+      run = ((total + tile - 1) / tile + warps - 1) / warps * tile;
+    }
+    const arc_index warps = (total + run - 1) / run;
+    const arc_index grid = (warps + warps_per_block - 1) / warps_per_block;
+    if (grid > arc_index(std::numeric_limits<int>::max()))
+      throw error(error_code::invalid_value,
+                  "pull: " + std::to_string(run) + " path items per warp make " +
+                      std::to_string(grid) + " blocks, more than a grid holds");
+    auto* records = static_cast<pull_block_record<W>*>(
+        ctx.pull_blocks(std::size_t(warps) * sizeof(pull_block_record<W>)));
+    pull_warp_kernel<S, W, Policy><<<unsigned(grid), threads, 0, s>>>(
+        view, ranges, u, w, accum, list, count, improved_range, run, records,
+        ctx.arcs_scanned());
+    check_launch();
+    if (warps > 1) {  // warp 0 starts at row 0: a single warp leaves no row to finish
+      pull_fixup<S, W><<<blocks_for(std::size_t(warps) * 32), tuning::block_threads, 0, s>>>(
+          ranges, records, unsigned(warps), run, w, accum, list, count, improved_range);
+      check_launch();
+    }
   } else if (n > 0) {
     if (ranges.part != row_part::all && !ranges.light_before)
       throw error(error_code::invalid_value, "pull: a light or heavy part without pull_ranges_of");
     const arc_index total = arc_index(n) + ranges.part_arcs;  // path items: row ends and arcs
-    constexpr int threads = Policy::threads, items = Policy::items;
     constexpr arc_index tile = arc_index(threads) * items;
-    // A part of the view, a mask or a floor may skip rows, which the lean kernel cannot.
-    const bool check_rows = shape.check_rows || ranges.part != row_part::all ||
-                            mask.kind != mask_kind::none || floor.least_input;
     arc_index block_items = shape.block_items;
     if (block_items == 0) {
       // As many blocks as the device holds at once, each an equal run of whole tiles' worth of
       // items: one search per block, and no second wave to leave SMs idle at the end. The grid
       // size only balances the work; any value gives the same result.
-      static resident_cache checked_slots, lean_slots;
+      static resident_cache slots_cache;
       const arc_index slots =
-          check_rows ? checked_slots.blocks(pull_merge_path<S, W, threads, items, true>, threads)
-                     : lean_slots.blocks(pull_merge_path<S, W, threads, items, false>, threads);
+          slots_cache.blocks(pull_merge_path<S, W, threads, items>, threads);
       const arc_index blocks = std::min(slots, (total + tile - 1) / tile);
       block_items = (total + blocks - 1) / blocks;
     }
@@ -199,11 +239,9 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
                                                          ctx.arcs_scanned());
       check_launch();
     }
-    auto* merge_path = check_rows ? pull_merge_path<S, W, threads, items, true>
-                                  : pull_merge_path<S, W, threads, items, false>;
-    merge_path<<<unsigned(grid), threads, 0, s>>>(view, ranges, u, w, mask, accum, list, count,
-                                                  improved_range, block_items, records,
-                                                  ctx.arcs_scanned(), floor);
+    pull_merge_path<S, W, threads, items><<<unsigned(grid), threads, 0, s>>>(
+        view, ranges, u, w, mask, accum, list, count, improved_range, block_items, records,
+        ctx.arcs_scanned(), floor);
     check_launch();
     if (grid > 1) {  // block 0 starts at row 0: a single block leaves no row to finish
       pull_fixup<S, W><<<blocks_for(std::size_t(grid) * 32), tuning::block_threads, 0, s>>>(

@@ -9,6 +9,9 @@
 // short rows (idle lanes, one dependent load chain per row, a block per hub, a selection pass per
 // call; bench/tune/pull_kron_bins.cu): the path needs no selection and splits hubs.
 //
+// This is the merge path by blocks, for views that skip rows; a whole matrix with no mask and no
+// floor (a plain SpMV) takes the merge path by warps (pull_warp_path.cuh).
+//
 // Light/heavy parts: the path runs over the part's arcs alone, as if the part were a matrix of
 // its own (row_ranges::part_offset: a prefix of the light rows' lengths, kept by the split).
 // Rows the mask excludes, and rows at or below the floor, stay on the path but read nothing.
@@ -40,11 +43,9 @@ struct pull_policy {
 using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items_per_thread>;
 
 // One block's run of block_items path items; its record in records[blockIdx.x] (pull_fixup).
-// CheckRows: the view is a light or heavy part, or a mask or a floor may skip rows, so step 2
-// maps the tile's arcs row by row; without it (a whole matrix, every row: a plain SpMV) the path's
-// arcs are the matrix's: the map's shared memory (8 KB of a 1024-item tile's 18) and registers
-// (56 against 72) are saved, 9 blocks per SM instead of 7 (bench/results/h200-run43/).
-template <class S, class W, int Threads, int Items, bool CheckRows = true>
+// The view is a light or heavy part, or a mask or a floor may skip rows, so step 2 maps the
+// tile's arcs row by row; a whole matrix with every row (a plain SpMV) is pull_warp_path's.
+template <class S, class W, int Threads, int Items>
 __global__ void __launch_bounds__(Threads)
 pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W> mask,
                 accumulator accum, vertex* improved, unsigned long long* improved_count,
@@ -63,10 +64,10 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
   // Step 2's map from the tile's arcs to the matrix's: bit q of starts is set where a row's
   // arcs in the tile begin, shift[q] there is what turns the row's part positions into arc
   // indices (no_arc: the row is skipped), last_start[b] the last row start in words 0 .. b.
-  constexpr int start_words = CheckRows ? (tile_items + 31) / 32 : 1;
+  constexpr int start_words = (tile_items + 31) / 32;
   __shared__ std::uint32_t starts[start_words];
   __shared__ int last_start[start_words];
-  __shared__ arc_index shift[CheckRows ? tile_items : 1];
+  __shared__ arc_index shift[tile_items];
 
   if (floor.by_live_rows && *floor.by_live_rows) return;  // pull_live_rows' turn
   const vertex n = a.n;
@@ -137,48 +138,42 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
     // as the last marked bit at or before it. Walking whole rows instead (the part's arcs active,
     // the rest marked off) made a part's path as long as the matrix's
     // (bench/results/h100-run20/sweeps/).
-    if constexpr (CheckRows) {
-      for (int word = int(threadIdx.x); word < start_words; word += Threads) starts[word] = 0;
-      __syncthreads();
-      for (int k = int(threadIdx.x); k <= m; k += Threads) {
-        // Row i + k's arcs in the tile: [start, end); row m is the one open past the tile.
-        const int start = k == 0 ? 0 : int(row_end[k - 1]);
-        const int end = k < m ? int(row_end[k]) : arcs;
-        if (start >= end) continue;  // no arcs here (also: no row i + m past the last row)
-        const vertex r = i + vertex(k);
-        shift[start] = mask_allows(mask, r) && floor.above(floor_value, w, r)
-                           ? ranges.first(r) - ranges.part_offset(r)
-                           : no_arc;
-        atomicOr(&starts[start >> 5], 1u << (start & 31));
-      }
-      __syncthreads();
-      if (threadIdx.x < 32) {  // a max-scan of each word's last start, a warp's round at a time
-        int carry = -1;
-        for (int base = 0; base < start_words; base += 32) {
-          const int word = base + int(threadIdx.x);
-          const std::uint32_t bits = word < start_words ? starts[word] : 0u;
-          int last = bits ? word * 32 + 31 - __clz(int(bits)) : -1;
-          for (int offset = 1; offset < 32; offset *= 2) {
-            const int before = __shfl_up_sync(~0u, last, offset);
-            if (int(threadIdx.x) >= offset) last = max(last, before);
-          }
-          last = max(last, carry);
-          if (word < start_words) last_start[word] = last;
-          carry = __shfl_sync(~0u, last, 31);
-        }
-      }
-      __syncthreads();
+    for (int word = int(threadIdx.x); word < start_words; word += Threads) starts[word] = 0;
+    __syncthreads();
+    for (int k = int(threadIdx.x); k <= m; k += Threads) {
+      // Row i + k's arcs in the tile: [start, end); row m is the one open past the tile.
+      const int start = k == 0 ? 0 : int(row_end[k - 1]);
+      const int end = k < m ? int(row_end[k]) : arcs;
+      if (start >= end) continue;  // no arcs here (also: no row i + m past the last row)
+      const vertex r = i + vertex(k);
+      shift[start] = mask_allows(mask, r) && floor.above(floor_value, w, r)
+                         ? ranges.first(r) - ranges.part_offset(r)
+                         : no_arc;
+      atomicOr(&starts[start >> 5], 1u << (start & 31));
     }
-    read += tile_products<S, W, Threads, Items>(a, arcs, u, product, [&](int q) -> arc_index {
-      if constexpr (CheckRows) {
-        const int word = q >> 5;
-        const std::uint32_t bits = starts[word] & (~0u >> (31 - (q & 31)));
-        const int start = bits ? word * 32 + 31 - __clz(int(bits)) : last_start[word - 1];
-        const arc_index by = shift[start];
-        return by == no_arc ? no_arc : j + arc_index(q) + by;
-      } else {
-        return j + arc_index(q);  // the whole matrix: the path's arcs are its arcs
+    __syncthreads();
+    if (threadIdx.x < 32) {  // a max-scan of each word's last start, a warp's round at a time
+      int carry = -1;
+      for (int base = 0; base < start_words; base += 32) {
+        const int word = base + int(threadIdx.x);
+        const std::uint32_t bits = word < start_words ? starts[word] : 0u;
+        int last = bits ? word * 32 + 31 - __clz(int(bits)) : -1;
+        for (int offset = 1; offset < 32; offset *= 2) {
+          const int before = __shfl_up_sync(~0u, last, offset);
+          if (int(threadIdx.x) >= offset) last = max(last, before);
+        }
+        last = max(last, carry);
+        if (word < start_words) last_start[word] = last;
+        carry = __shfl_sync(~0u, last, 31);
       }
+    }
+    __syncthreads();
+    read += tile_products<S, W, Threads, Items>(a, arcs, u, product, [&](int q) -> arc_index {
+      const int word = q >> 5;
+      const std::uint32_t bits = starts[word] & (~0u >> (31 - (q & 31)));
+      const int start = bits ? word * 32 + 31 - __clz(int(bits)) : last_start[word - 1];
+      const arc_index by = shift[start];
+      return by == no_arc ? no_arc : j + arc_index(q) + by;
     });
     __syncthreads();
     if (threadIdx.x == 0) first_open = tile_items + 1;  // every thread has read it (sync above)
@@ -258,6 +253,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
 // in block first = (r + part_offset(r)) / block_items (its first arc's path position), and every
 // block from first to b - 1 ended with it open; their carries and block b's head partial, in
 // path order, make the whole row, written once. `skip`: pull_live_rows ran the pull instead.
+// pull_warp_path's runs are its blocks here (block_items: a warp's run).
 template <class S, class W>
 __global__ void pull_fixup(row_ranges ranges, const pull_block_record<W>* records, unsigned blocks,
                            arc_index block_items, W* w, accumulator accum, vertex* improved,

@@ -25,6 +25,9 @@ inline constexpr unsigned push_max_blocks_per_sm = 16;
 inline constexpr int pull_threads = 128;
 // Pull, merge path: items per thread (gathers in flight vs shared memory); same folder.
 inline constexpr int pull_items_per_thread = 8;
+// Pull, the warps' merge path (a plain SpMV): resident blocks a SM its registers are held to
+// (56 a thread at 128 threads; fewer spill, more cost occupancy); h200-run50/.
+inline constexpr int pull_warp_min_blocks = 9;
 
 // Pull, group per row: block threads (128 and 256 within 2%); bench/tune/pull_short_rows.cu
 inline constexpr int pull_group_threads = 128;

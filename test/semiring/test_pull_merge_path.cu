@@ -1,8 +1,9 @@
 // The pull's kernels (semiring/kernels/pull_*.cuh) against the host spec, with masks,
 // accumulators, replace, light/heavy parts and the `improved` list:
-// - merge path with small tiles and few path items per block, so that small graphs put rows
-//   across tiles and blocks: every split-row case (a row across tiles of one block, across
-//   blocks, a block that starts on a row's end, a block of one item);
+// - merge path with small tiles and few path items per block (by blocks) or per warp (by warps:
+//   the whole matrix with no mask), so that small graphs put rows across tiles, blocks and
+//   warps: every split-row case (a row across tiles of one run, across runs, a run that starts
+//   on a row's end, a run of one item);
 // - a group per row with every group size from one lane to a warp: rows shorter and longer than
 //   a group's loads, rows past the last full warp, a long row walked by one group.
 #include <doctest/doctest.h>
@@ -49,7 +50,7 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
           rng.chance(0.5) ? accumulator::none
                           : (S::is_min_monoid ? accumulator::min : accumulator::plus);
       auto part = static_cast<row_part>(rng.below(3));
-      if (round == 3) {  // the whole matrix unmasked: the merge path's lean kernel
+      if (round == 3) {  // the whole matrix unmasked: the merge path by warps
         kind = mask_kind::none;
         part = row_part::all;
       }
