@@ -126,9 +126,11 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
       op.improved ? reinterpret_cast<unsigned long long*>(ctx.zeroed_counter()) : nullptr;
   vertex* list = op.improved ? op.improved->indices() : nullptr;
   constexpr int threads = Policy::threads, items = Policy::items;
-  // A part of the view, a mask or a floor may skip rows, which the warps' merge path cannot.
+  // A part of the view, a mask or a floor may skip rows, which the warps' merge path cannot;
+  // pull_method::live_rows asks for the kernels beside the merge path by blocks.
   const bool check_rows = shape.check_rows || ranges.part != row_part::all ||
-                          mask.kind != mask_kind::none || floor.least_input;
+                          mask.kind != mask_kind::none || floor.least_input ||
+                          desc.pull == pull_method::live_rows;
   if (n > 0 && pull_by_group_per_row(view, desc)) {
     const unsigned log2 =
         shape.group_log2 >= 0 ? unsigned(shape.group_log2) : pull_group_log2(view);
@@ -140,8 +142,8 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
     check_launch();
   } else if (n > 0 && !check_rows) {
     // Each warp an equal run of whole tiles' worth of path items, as many warps as the device
-    // holds at once (more lost on every graph of bench/results/h200-run50/); shape.block_items
-    // sets the run instead. Any run gives the same result.
+    // holds at once (two or four times as many were no faster, bench/results/h200-run50/);
+    // shape.block_items sets the run instead. Any run gives the same result.
     const arc_index total = arc_index(n) + view.arcs;
     constexpr arc_index tile = 32 * arc_index(items);
     constexpr int warps_per_block = threads / 32;
@@ -154,10 +156,10 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
     }
     const arc_index warps = (total + run - 1) / run;
     const arc_index grid = (warps + warps_per_block - 1) / warps_per_block;
-    if (grid > arc_index(std::numeric_limits<int>::max()))
+    if (warps > arc_index(std::numeric_limits<int>::max()))
       throw error(error_code::invalid_value,
                   "pull: " + std::to_string(run) + " path items per warp make " +
-                      std::to_string(grid) + " blocks, more than a grid holds");
+                      std::to_string(warps) + " warps, more than the fixup's grid holds");
     auto* records = static_cast<pull_block_record<W>*>(
         ctx.pull_blocks(std::size_t(warps) * sizeof(pull_block_record<W>)));
     pull_warp_kernel<S, W, Policy><<<unsigned(grid), threads, 0, s>>>(
