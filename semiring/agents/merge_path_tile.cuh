@@ -2,6 +2,8 @@
 // row and its reduce-by-key, what a block leaves for the fixup, and a tile's arc products.
 #pragma once
 
+#include <cstdint>
+
 #include "../detail/common.cuh"
 
 namespace tropic::detail {
@@ -81,6 +83,40 @@ __device__ __forceinline__ unsigned tile_products(const csr_view<W>& a, int coun
     product[q] = x;
   }
   return read;
+}
+
+// Merrill & Garland's merge-path search (SC'16, section 4): the rows whose end lies before path
+// position `begin`, i.e. the first r with r + part_offset(r + 1) >= begin. Each round samples
+// Width rows of [lo, hi), one a thread of the group (rank), `count` says in how many of them
+// the predicate holds (a block's __syncthreads_count, a warp's ballot), and the gap where it
+// turns is the next round's range: a few rounds of one load a thread cover millions of rows.
+template <int Width, class Count>
+__device__ __forceinline__ vertex merge_path_first_row(const row_ranges& ranges, vertex n,
+                                                       arc_index begin, unsigned rank,
+                                                       Count count) {
+  vertex lo = 0, hi = n;
+  while (lo < hi) {
+    const std::uint64_t span = hi - lo;
+    const vertex r = lo + vertex(span * rank / Width);
+    const int before = count(arc_index(r) + ranges.part_offset(arc_index(r) + 1) < begin);
+    if (before == 0) break;  // the answer is lo
+    const vertex last_before = lo + vertex(span * unsigned(before - 1) / Width);
+    if (before < Width) hi = lo + vertex(span * unsigned(before) / Width);
+    lo = last_before + 1;
+  }
+  return lo;
+}
+
+// A thread's coordinate in a tile (a search of the tile's row ends in shared memory): how many
+// of its m finished rows end before item t, i.e. the first k < m with k + row_end[k] >= t.
+__device__ __forceinline__ int tile_rows_before(const std::uint32_t* row_end, int m, int t) {
+  int k = 0;
+  while (k < m) {
+    const int mid = (k + m) / 2;
+    if (mid + int(row_end[mid]) < t) k = mid + 1;
+    else m = mid;
+  }
+  return k;
 }
 
 }  // namespace tropic::detail

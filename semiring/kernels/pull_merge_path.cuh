@@ -80,22 +80,10 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
   }
   __syncthreads();
 
-  // The block's first coordinate (Merrill & Garland's merge-path search, Threads-ary): i = the
-  // rows whose end lies before `begin`, the first r with r + part_offset(r + 1) >= begin. Each
-  // round samples Threads rows of [lo, hi) and keeps the gap where the predicate turns, so a
-  // few rounds of one load per thread cover millions of rows.
-  vertex lo = 0, hi = n;
-  while (lo < hi) {
-    const std::uint64_t span = hi - lo;
-    const vertex r = lo + vertex(span * threadIdx.x / Threads);
-    const int before =
-        __syncthreads_count(arc_index(r) + ranges.part_offset(arc_index(r) + 1) < begin);
-    if (before == 0) break;  // the answer is lo
-    const vertex last_before = lo + vertex(span * unsigned(before - 1) / Threads);
-    if (before < Threads) hi = lo + vertex(span * unsigned(before) / Threads);
-    lo = last_before + 1;
-  }
-  vertex i = lo;
+  // The block's first coordinate, a Threads-ary search: i = the rows whose end lies before
+  // `begin`.
+  vertex i = merge_path_first_row<Threads>(ranges, n, begin, threadIdx.x,
+                                           [](bool p) { return __syncthreads_count(p); });
   arc_index j = begin - i;
   const vertex head_row = i;
   const bool head_split = i < n && ranges.part_offset(i) < j;  // it began in an earlier block
@@ -184,15 +172,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
     // needs the partials of earlier threads and tiles (the scan below).
     const int t0 = std::min(int(threadIdx.x) * Items, len);
     const int t1 = std::min(t0 + Items, len);
-    int k = 0;
-    {
-      int k_hi = m;
-      while (k < k_hi) {
-        const int mid = (k + k_hi) / 2;
-        if (mid + int(row_end[mid]) < t0) k = mid + 1;
-        else k_hi = mid;
-      }
-    }
+    int k = tile_rows_before(row_end, m, t0);
     int q = t0 - k;
     W acc = S::identity();
     int first_k = -1;

@@ -42,28 +42,21 @@ pull_warp_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator a
   const arc_index total = arc_index(n) + ranges.part_arcs;
   const arc_index begin = arc_index(warp) * run;
   if (begin >= total) return;  // the grid's last warps; uniform in a warp
+  // Every arc of a whole matrix is read once: warp 0 counts them all, not each warp its own
+  // (an atomic a warp on one word, thousands of them as the warps finish together).
+  if (warp == 0 && lane == 0 && arcs_scanned) atomicAdd(arcs_scanned, ranges.part_arcs);
   const arc_index end = std::min(begin + run, total);
 
-  // The warp's first coordinate, a 32-ary search: the first r with r + offset(r + 1) >= begin.
-  vertex lo = 0, hi = n;
-  while (lo < hi) {
-    const std::uint64_t span = hi - lo;
-    const vertex r = lo + vertex(span * unsigned(lane) / 32);
-    const int before =
-        __popc(__ballot_sync(~0u, arc_index(r) + ranges.part_offset(arc_index(r) + 1) < begin));
-    if (before == 0) break;  // the answer is lo
-    const vertex last_before = lo + vertex(span * unsigned(before - 1) / 32);
-    if (before < 32) hi = lo + vertex(span * unsigned(before) / 32);
-    lo = last_before + 1;
-  }
-  vertex i = lo;
+  // The warp's first coordinate, a 32-ary search.
+  vertex i = merge_path_first_row<32>(ranges, n, begin, unsigned(lane), [](bool p) {
+    return __popc(__ballot_sync(~0u, p));
+  });
   arc_index j = begin - i;
   const vertex head_row = i;
   const bool head_split = i < n && ranges.part_offset(i) < j;  // it began in an earlier warp
   bool head_here = false;
   W head_value = S::identity();
   W carry = S::identity();  // the row open at the tile's start, from the warp's earlier tiles
-  unsigned read = 0;
 
   for (arc_index d = begin; d < end; d += tile) {
     const int len = int(std::min<arc_index>(tile, end - d));
@@ -89,13 +82,8 @@ pull_warp_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator a
     // 2. The lane's items [t0, t1): k0 rows end before t0 (a search of the row ends); then each
     // item is a row end or arc j + q. The arcs' loads go out together, the gathers after them.
     const int t0 = std::min(lane * Items, len), t1 = std::min(t0 + Items, len);
-    int k = 0;
-    for (int k_hi = m; k < k_hi;) {
-      const int mid = (k + k_hi) / 2;
-      if (mid + int(row_end[mid]) < t0) k = mid + 1;
-      else k_hi = mid;
-    }
-    const int k0 = k;
+    const int k0 = tile_rows_before(row_end, m, t0);
+    int k = k0;
     int q = t0 - k0;
     bool ends[Items];
     int arc_at[Items];  // q of the item's arc, -1 for a row end or an item past t1
@@ -114,7 +102,6 @@ pull_warp_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator a
       if (arc_at[p] >= 0) {
         col[p] = read_once(a.columns + j + arc_at[p]);
         weight[p] = read_once(a.weights + j + arc_at[p]);
-        ++read;
       }
     W product[Items];
 #pragma unroll
@@ -182,12 +169,9 @@ pull_warp_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator a
 
   const unsigned here = __ballot_sync(~0u, head_here);
   const W head = __shfl_sync(~0u, head_value, here ? __ffs(here) - 1 : 0);
-  unsigned long long mine = read;
-  for (int offset = 16; offset > 0; offset /= 2) mine += __shfl_down_sync(~0u, mine, offset);
   if (lane == 0) {
     records[warp] = pull_block_record<W>{head_row, here ? 1u : 0u, here ? head : S::identity(),
                                          carry};
-    if (arcs_scanned && mine) atomicAdd(arcs_scanned, mine);
   }
 }
 
