@@ -42,8 +42,8 @@ pull_warp_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator a
   const arc_index total = arc_index(n) + ranges.part_arcs;
   const arc_index begin = arc_index(warp) * run;
   if (begin >= total) return;  // the grid's last warps; uniform in a warp
-  // Every arc of a whole matrix is read once: warp 0 counts them all, not each warp its own
-  // (an atomic a warp on one word, thousands of them as the warps finish together).
+  // Every arc of a whole matrix is read once: warp 0 counts them all, and no warp counts its
+  // own (one atomic a call, not one a warp; no faster, bench/results/h200-run51/, but simpler).
   if (warp == 0 && lane == 0 && arcs_scanned) atomicAdd(arcs_scanned, ranges.part_arcs);
   const arc_index end = std::min(begin + run, total);
 
