@@ -11,7 +11,8 @@
 #   build-carry/gb.tar.xz     the SuiteSparse:GraphBLAS runtime library (from .deps, see
 #                             scripts/fetch-gpu-deps.sh)
 #   build-carry/setup.sh      to `source` there, from the repository root
-#   data/                     a copy of ../shared/data (the real graphs of the tests and the suite)
+#   data/                     a copy of ../shared/data (the real graphs of the tests and the suite;
+#                             deflated again by zopfli where it is installed)
 # Then, with the device tool: carry ["build-carry", "data"] and run e.g.
 #   source build-carry/setup.sh && TROPIC_BUILD_DIR=build scripts/gpu-check.sh --prebuilt
 # (Commit before building: the benchmark prints the commit the binaries were built from.)
