@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "tropic/device_matrix.hpp"
 #include "tropic/error.hpp"
@@ -34,6 +35,41 @@ inline unsigned sm_count() {
   TROPIC_CUDA_CHECK(cudaGetDevice(&device));
   TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   return unsigned(std::max(sms, 1));
+}
+
+// Programmatic dependent launch (CUDA's PDL, compute capability 9.0 and up): a kernel launched
+// by launch_early may start while the kernel before it on the stream is still running, once
+// every block of that kernel has called let_dependents_start; it must call
+// wait_for_prerequisites before it reads anything that kernel writes (pull_fixup so took 1-2 us
+// off a 17-33 us SpMV: bench/results/h200-run52/). Both are no-ops where the kernel was launched
+// plainly or the device is older.
+__device__ __forceinline__ void let_dependents_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+__device__ __forceinline__ void wait_for_prerequisites() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+template <class... Params, class... Args>
+void launch_early(void (*kernel)(Params...), unsigned grid, unsigned threads, cudaStream_t stream,
+                  Args&&... args) {
+  int device = 0, major = 0;
+  TROPIC_CUDA_CHECK(cudaGetDevice(&device));
+  TROPIC_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(threads);
+  config.stream = stream;
+  cudaLaunchAttribute early{};
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &early;
+  config.numAttrs = major >= 9 ? 1 : 0;
+  TROPIC_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+  check_launch();
 }
 
 // The shared tail of a push or pull: read the improved count (the one host round trip of a call).

@@ -101,6 +101,16 @@ W least_weight_of(const device_matrix<W>& A, const matrix_operand<W>& a) {
 }
 
 
+// pull_fixup after the merge path's kernel (by warps or by blocks), a warp for each of its
+// `runs` runs; launched early, so that its launch overlaps the kernel's last blocks.
+template <class S, class W>
+void launch_fixup(const row_ranges& ranges, const pull_block_record<W>* records, unsigned runs,
+                  arc_index run, W* w, accumulator accum, vertex* list, unsigned long long* count,
+                  const value_range<W>& improved_range, const unsigned* skip, cudaStream_t s) {
+  launch_early(pull_fixup<S, W>, blocks_for(std::size_t(runs) * 32), tuning::block_threads, s,
+               ranges, records, runs, run, w, accum, list, count, improved_range, skip);
+}
+
 // Policy: the merge path's tile shape (pull_policy).
 template <class S, class W = typename S::value_type, class Policy = pull_default_policy>
 void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_context& ctx,
@@ -166,11 +176,10 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
         view, ranges, u, w, accum, list, count, improved_range, run, records,
         ctx.arcs_scanned());
     check_launch();
-    if (warps > 1) {  // warp 0 starts at row 0: a single warp leaves no row to finish
-      pull_fixup<S, W><<<blocks_for(std::size_t(warps) * 32), tuning::block_threads, 0, s>>>(
-          ranges, records, unsigned(warps), run, w, accum, list, count, improved_range);
-      check_launch();
-    }
+    // Warp 0 starts at row 0: a single warp leaves no row to finish.
+    if (warps > 1)
+      launch_fixup<S>(ranges, records, unsigned(warps), run, w, accum, list, count,
+                      improved_range, nullptr, s);
   } else if (n > 0) {
     if (ranges.part != row_part::all && !ranges.light_before)
       throw error(error_code::invalid_value, "pull: a light or heavy part without pull_ranges_of");
@@ -245,12 +254,10 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
         view, ranges, u, w, mask, accum, list, count, improved_range, block_items, records,
         ctx.arcs_scanned(), floor);
     check_launch();
-    if (grid > 1) {  // block 0 starts at row 0: a single block leaves no row to finish
-      pull_fixup<S, W><<<blocks_for(std::size_t(grid) * 32), tuning::block_threads, 0, s>>>(
-          ranges, records, unsigned(grid), block_items, w, accum, list, count, improved_range,
-          floor.by_live_rows);
-      check_launch();
-    }
+    // Block 0 starts at row 0: a single block leaves no row to finish.
+    if (grid > 1)
+      launch_fixup<S>(ranges, records, unsigned(grid), block_items, w, accum, list, count,
+                      improved_range, floor.by_live_rows, s);
   }
   if (op.counters) {
     op.counters->pull_calls++;

@@ -51,6 +51,7 @@ pull_merge_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, mask_view<W>
                 accumulator accum, vertex* improved, unsigned long long* improved_count,
                 value_range<W> range, arc_index block_items, pull_block_record<W>* records,
                 unsigned long long* arcs_scanned, pull_floor<W> floor) {
+  let_dependents_start();  // pull_fixup may take its place in the queue now (launch_fixup)
   constexpr int tile_items = Threads * Items;
   using scan_t = cub::BlockScan<pull_carry<W>, Threads>;
   // row_end[k]: the end of row i + k relative to the tile's first arc j (exact for the rows
@@ -239,6 +240,7 @@ __global__ void pull_fixup(row_ranges ranges, const pull_block_record<W>* record
                            arc_index block_items, W* w, accumulator accum, vertex* improved,
                            unsigned long long* improved_count, value_range<W> range,
                            const unsigned* skip = nullptr) {
+  wait_for_prerequisites();  // launched early (launch_fixup): the records are final from here
   if (skip && *skip) return;  // the merge path did not run
   const std::size_t b = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x % 32;

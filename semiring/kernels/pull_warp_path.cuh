@@ -32,6 +32,7 @@ pull_warp_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator a
                vertex* improved, unsigned long long* improved_count, value_range<W> range,
                arc_index run, pull_block_record<W>* records, unsigned long long* arcs_scanned) {
   static_assert(Threads % 32 == 0, "whole warps");
+  let_dependents_start();  // pull_fixup may take its place in the queue now (launch_fixup)
   constexpr int tile = 32 * Items;
   // row_end[k]: the end of row i + k relative to the tile's first arc j, clamped to the tile.
   __shared__ std::uint32_t row_end_of[Threads / 32][tile + 1];
