@@ -62,6 +62,23 @@ __global__ void write_arc_sources(vertex n, const arc_index* offsets, vertex* so
     for (arc_index e = offsets[u] + lane; e < offsets[u + 1]; e += 32) sources[e] = vertex(u);
 }
 
+// device_matrix::merge_path_starts: starts[k] = the first r with r + offsets[r + 1] >= k · run,
+// n when there is none (the rows that end before path position k · run), a binary search each.
+__global__ void find_run_starts(const arc_index* offsets, vertex n, arc_index run,
+                                std::size_t count, vertex* starts) {
+  for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < count;
+       k += std::size_t(gridDim.x) * blockDim.x) {
+    const arc_index begin = arc_index(k) * run;
+    vertex lo = 0, hi = n;
+    while (lo < hi) {
+      const vertex mid = lo + (hi - lo) / 2;
+      if (arc_index(mid) + offsets[mid + 1] < begin) lo = mid + 1;
+      else hi = mid;
+    }
+    starts[k] = lo;
+  }
+}
+
 __global__ void fill_sequence(arc_index count, arc_index* out) {
   for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < count;
        e += std::size_t(gridDim.x) * blockDim.x)
@@ -406,7 +423,7 @@ template <class W>
 csr_view<W> device_matrix<W>::view() const noexcept {
   const vertex* sources = arc_sources_ ? arc_sources_->ready.load(std::memory_order_acquire) : nullptr;
   return {n_, arcs_, row_offsets_.data(), columns_.data(), weights_.data(), sources,
-          stats_.max_degree, row_least_.data()};
+          stats_.max_degree, row_least_.data(), this};
 }
 
 template <class W>
@@ -418,7 +435,7 @@ csr_view<W> device_matrix<W>::transpose_view() const {
                 "if_fits and it did not fit) and is not symmetric, so pull (A' x) is not available");
   if (t_row_offsets_.size() == 0) return view();  // no arcs: A' = A = empty
   return {n_, arcs_, t_row_offsets_.data(), t_columns_.data(), t_weights_.data(), nullptr,
-          t_max_row_length_, t_row_least_.data()};
+          t_max_row_length_, t_row_least_.data(), this};
 }
 
 template <class W>
@@ -441,11 +458,35 @@ const vertex* device_matrix<W>::arc_sources() const {
 }
 
 template <class W>
+const vertex* device_matrix<W>::merge_path_starts(const csr_view<W>& v, arc_index run) const {
+  const arc_index* offsets = v.row_offsets;
+  const bool mine = v.n == n_ && v.arcs == arcs_ && offsets &&
+                    (offsets == row_offsets_.data() || offsets == t_row_offsets_.data());
+  if (!mine || run == 0 || !starts_) return nullptr;
+  start_cache& cache = *starts_;
+  std::lock_guard<std::mutex> hold(cache.guard);
+  for (const auto& e : cache.kept)
+    if (e.offsets == v.row_offsets && e.run == run) return e.starts.data();
+  const std::size_t count = std::size_t((arc_index(n_) + arcs_ + run - 1) / run);
+  require_device_memory(count * sizeof(vertex), "the merge-path starts of a " +
+                                                    std::to_string(n_) + "-row matrix");
+  device_buffer<vertex> starts(count, stream_);
+  find_run_starts<<<grid_for(count), block_threads, 0, stream_>>>(v.row_offsets, n_, run, count,
+                                                                   starts.data());
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  cache.kept.push_back({v.row_offsets, run, std::move(starts)});
+  cache.bytes += count * sizeof(vertex);
+  return cache.kept.back().starts.data();
+}
+
+template <class W>
 std::size_t device_matrix<W>::device_bytes() const noexcept {
   const bool sources = arc_sources_ && arc_sources_->ready.load(std::memory_order_acquire);
   return row_offsets_.bytes() + columns_.bytes() + weights_.bytes() + row_least_.bytes() +
          t_row_offsets_.bytes() + t_columns_.bytes() + t_weights_.bytes() +
-         t_row_least_.bytes() + (sources ? arcs_ * sizeof(vertex) : 0);
+         t_row_least_.bytes() + (sources ? arcs_ * sizeof(vertex) : 0) +
+         (starts_ ? starts_->bytes.load() : 0);
 }
 
 template <class W>

@@ -11,11 +11,15 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "tropic/csr.hpp"
 #include "tropic/device_memory.hpp"
 
 namespace tropic {
+
+template <class W>
+class device_matrix;
 
 // Trivially copyable view of a device CSR, passed by value to kernels.
 template <class W>
@@ -35,6 +39,9 @@ struct csr_view {
   // A floored pull reads it beside w(i) and skips a row whose lightest arc is past the row's
   // bound without reading its offsets or arcs (row_bound, semiring/operators.cuh).
   const W* row_least = nullptr;
+  // The matrix whose rows (view()) or transpose (transpose_view()) this is; null for a view built
+  // otherwise. Host side only: a pull asks it for its kept merge-path starts.
+  const device_matrix<W>* matrix = nullptr;
 };
 
 // Per-row arc ranges [first[u], last[u]) inside a csr_view: "A restricted to each row's light
@@ -106,6 +113,15 @@ class device_matrix {
   // for a matrix without arcs. Throws out_of_memory when the 4 bytes per arc do not fit.
   const vertex* arc_sources() const;
 
+  // Where each run of `run` items of a merge path over all of v's rows begins: entry k is the
+  // number of rows that end before path position k · run, of v's n row ends and arcs
+  // (Merrill & Garland, SC'16, section 4). v must be view() or transpose_view() as they
+  // return it, else null (a window of its rows). Built on the first call for each run (a
+  // search an entry, then the matrix's stream is synchronized) and kept with the matrix: a
+  // plain pull reads its warps' starts instead of searching for them, 1-2 us of a 15-30 us
+  // SpMV (bench/results/h200-run52/). Thread-safe.
+  const vertex* merge_path_starts(const csr_view<W>& v, arc_index run) const;
+
   // Device memory held by this matrix, in bytes.
   std::size_t device_bytes() const noexcept;
   // Bytes a matrix of this shape needs on the device (for the out-of-memory message).
@@ -129,6 +145,18 @@ class device_matrix {
     device_buffer<vertex> sources;
   };
   std::unique_ptr<arc_source_cache> arc_sources_ = std::make_unique<arc_source_cache>();
+  // merge_path_starts' entries, by row offsets and run; kept to the matrix's end.
+  struct start_cache {
+    struct entry {
+      const arc_index* offsets;
+      arc_index run;
+      device_buffer<vertex> starts;
+    };
+    std::mutex guard;
+    std::vector<entry> kept;
+    std::atomic<std::size_t> bytes{0};
+  };
+  std::unique_ptr<start_cache> starts_ = std::make_unique<start_cache>();
 };
 
 // For every row u: split[u] = first arc of u with weight > delta (one binary search per row),

@@ -30,7 +30,8 @@ template <class S, class W, int Threads, int Items, int MinBlocks>
 __global__ void __launch_bounds__(Threads, MinBlocks)
 pull_warp_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator accum,
                vertex* improved, unsigned long long* improved_count, value_range<W> range,
-               arc_index run, pull_block_record<W>* records, unsigned long long* arcs_scanned) {
+               arc_index run, pull_block_record<W>* records, unsigned long long* arcs_scanned,
+               const vertex* starts) {
   static_assert(Threads % 32 == 0, "whole warps");
   let_dependents_start();  // pull_fixup may take its place in the queue now (launch_fixup)
   constexpr int tile = 32 * Items;
@@ -48,10 +49,11 @@ pull_warp_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator a
   if (warp == 0 && lane == 0 && arcs_scanned) atomicAdd(arcs_scanned, ranges.part_arcs);
   const arc_index end = std::min(begin + run, total);
 
-  // The warp's first coordinate, a 32-ary search.
-  vertex i = merge_path_first_row<32>(ranges, n, begin, unsigned(lane), [](bool p) {
-    return __popc(__ballot_sync(~0u, p));
-  });
+  // The warp's first coordinate: kept with the matrix (device_matrix::merge_path_starts), or a
+  // 32-ary search.
+  const auto ballot = [](bool p) { return __popc(__ballot_sync(~0u, p)); };
+  vertex i =
+      starts ? starts[warp] : merge_path_first_row<32>(ranges, n, begin, unsigned(lane), ballot);
   arc_index j = begin - i;
   const vertex head_row = i;
   const bool head_split = i < n && ranges.part_offset(i) < j;  // it began in an earlier warp

@@ -3,7 +3,7 @@
 // - merge path with small tiles and few path items per block (by blocks) or per warp (by warps:
 //   the whole matrix with no mask), so that small graphs put rows across tiles, blocks and
 //   warps: every split-row case (a row across tiles of one run, across runs, a run that starts
-//   on a row's end, a run of one item);
+//   on a row's end, a run of one item), the warps' starts kept with the matrix or searched;
 // - a group per row with every group size from one lane to a warp: rows shorter and longer than
 //   a group's loads, rows past the last full warp, a long row walked by one group.
 #include <doctest/doctest.h>
@@ -43,17 +43,21 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
   const double delta = double(rng.between(0, 10));
   light_heavy_split<W> split(a, delta, ctx);
   for (arc_index block_items : block_sizes) {
-    for (int round = 0; round < 4; ++round) {
+    for (int round = 0; round < 5; ++round) {
       auto kind = static_cast<mask_kind>(rng.below(3));
       const bool complement = rng.chance(0.3), replace = rng.chance(0.3);
       const accumulator accum =
           rng.chance(0.5) ? accumulator::none
                           : (S::is_min_monoid ? accumulator::min : accumulator::plus);
       auto part = static_cast<row_part>(rng.below(3));
-      if (round == 3) {  // the whole matrix unmasked: the merge path by warps
+      if (round >= 3) {  // the whole matrix unmasked: the merge path by warps
         kind = mask_kind::none;
         part = row_part::all;
       }
+      // Round 3: the warps' starts kept with the matrix; round 4: a view without its matrix,
+      // whose warps search for them.
+      csr_view<W> view = a.view();
+      if (round == 4) view.matrix = nullptr;
       CAPTURE(block_items);
       CAPTURE(round);
       CAPTURE(int(kind));
@@ -78,8 +82,8 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
       const matrix_operand<W> op{&a, part, &split};
       const value_range<W> range{W(0), W(30)};
       const std::uint64_t scanned_before = ctx.read_arcs_scanned();
-      const detail::pull_operands<W> pull{&w, mv, accum, a.view(),
-                                          detail::pull_ranges_of(a.view(), op, false, d, ctx),
+      const detail::pull_operands<W> pull{&w, mv, accum, view,
+                                          detail::pull_ranges_of(view, op, false, d, ctx),
                                           u.data(), &improved, range};
       detail::pull_dispatch<S, W, Policy>(pull, d, ctx, {block_items, group_log2});
       const std::vector<W> got = w.to_host();
@@ -227,6 +231,53 @@ TEST_SUITE("operators") {
     CHECK(lanes(100, 200 * items) == 2);
     CHECK(lanes(100, 800 * items) == 8);
     CHECK(lanes(100, 100000 * items) == 32);
+  }
+
+  TEST_CASE("pull merge path: the starts kept with the matrix are the search's") {
+    TROPIC_REQUIRE_GPU();
+    // Directed, so that A' has offsets of its own; a hub row, empty rows.
+    std::vector<arc_index> lengths(500, 3);
+    lengths[7] = 400;
+    lengths[8] = lengths[9] = 0;
+    const csr<float> g = rows_of_lengths<float>(500, lengths, 12);
+    cuda_stream stream;
+    device_matrix<float> a(g, upload_options{transpose_policy::required}, stream);
+    for (const bool transposed : {false, true}) {
+      const csr_view<float> v = transposed ? a.transpose_view() : a.view();
+      std::vector<arc_index> offsets(v.n + 1);
+      TROPIC_CUDA_CHECK(cudaMemcpy(offsets.data(), v.row_offsets,
+                                   offsets.size() * sizeof(arc_index), cudaMemcpyDeviceToHost));
+      for (const arc_index run : {arc_index(1), arc_index(2), arc_index(97), arc_index(1000),
+                                  arc_index(v.n) + v.arcs, arc_index(5000)}) {
+        CAPTURE(transposed);
+        CAPTURE(run);
+        const vertex* kept = a.merge_path_starts(v, run);
+        REQUIRE(kept != nullptr);
+        CHECK(a.merge_path_starts(v, run) == kept);  // built once
+        const std::size_t count = std::size_t((arc_index(v.n) + v.arcs + run - 1) / run);
+        std::vector<vertex> got(count);
+        TROPIC_CUDA_CHECK(
+            cudaMemcpy(got.data(), kept, count * sizeof(vertex), cudaMemcpyDeviceToHost));
+        for (std::size_t k = 0; k < count; ++k) {
+          // The rows that end before path position k · run.
+          vertex want = 0;
+          while (want < v.n && arc_index(want) + offsets[want + 1] < arc_index(k) * run) ++want;
+          if (got[k] != want) {
+            CAPTURE(k);
+            CHECK(got[k] == want);
+            break;
+          }
+        }
+      }
+    }
+    // A window of the rows, or a run of 0: nothing kept.
+    csr_view<float> window = a.view();
+    window.n -= 1;
+    CHECK(a.merge_path_starts(window, 64) == nullptr);
+    window = a.view();
+    window.row_offsets += 1;
+    CHECK(a.merge_path_starts(window, 64) == nullptr);
+    CHECK(a.merge_path_starts(a.view(), 0) == nullptr);
   }
 
   TEST_CASE_TEMPLATE("pull merge path: split rows, tiny tiles and blocks (min-plus)", W,
