@@ -240,6 +240,35 @@ graph_stats device_stats(vertex n, arc_index arcs, const arc_index* offsets, con
 
 }  // namespace
 
+void detail::kept_starts::own(const arc_index* rows, const arc_index* t_rows, vertex n,
+                              arc_index arcs, cudaStream_t stream) noexcept {
+  rows_ = rows;
+  t_rows_ = t_rows;
+  n_ = n;
+  arcs_ = arcs;
+  stream_ = stream;
+}
+
+const vertex* detail::kept_starts::find(const arc_index* offsets, vertex n, arc_index arcs,
+                                        arc_index run) {
+  const bool mine = offsets && n == n_ && arcs == arcs_ && (offsets == rows_ || offsets == t_rows_);
+  if (!mine || run == 0) return nullptr;
+  std::lock_guard<std::mutex> hold(guard_);
+  for (const entry& e : entries_)
+    if (e.offsets == offsets && e.run == run) return e.starts.data();
+  const std::size_t count = std::size_t((arc_index(n) + arcs + run - 1) / run);
+  require_device_memory(count * sizeof(vertex),
+                        "the merge-path starts of a " + std::to_string(n) + "-row matrix");
+  device_buffer<vertex> starts(count, stream_);
+  find_run_starts<<<grid_for(count), block_threads, 0, stream_>>>(offsets, n, run, count,
+                                                                   starts.data());
+  TROPIC_CUDA_CHECK(cudaGetLastError());
+  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  entries_.push_back({offsets, run, std::move(starts)});
+  bytes_ += count * sizeof(vertex);
+  return entries_.back().starts.data();
+}
+
 // The rows [span[0], span[1]) outside which every row is empty, by two binary searches of the
 // offsets (device_matrix::first_arc_row): span[0] = the last u with offsets[u] = 0, span[1] =
 // the first u with offsets[u] = arcs; both 0 without arcs.
@@ -380,6 +409,8 @@ device_matrix<W>::device_matrix(const csr_host_view<W>& g, const upload_options&
     TROPIC_CUDA_CHECK(cudaGetLastError());
   }
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  kept_->own(row_offsets_.data(), t_row_offsets_.size() ? t_row_offsets_.data() : nullptr, n_,
+             arcs_, stream_);
 }
 
 template <class W>
@@ -417,13 +448,15 @@ device_matrix<W>::device_matrix(vertex n, device_buffer<arc_index>&& row_offsets
     TROPIC_CUDA_CHECK(cudaGetLastError());
   }
   TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  kept_->own(row_offsets_.data(), t_row_offsets_.size() ? t_row_offsets_.data() : nullptr, n_,
+             arcs_, stream_);
 }
 
 template <class W>
 csr_view<W> device_matrix<W>::view() const noexcept {
   const vertex* sources = arc_sources_ ? arc_sources_->ready.load(std::memory_order_acquire) : nullptr;
   return {n_, arcs_, row_offsets_.data(), columns_.data(), weights_.data(), sources,
-          stats_.max_degree, row_least_.data(), this};
+          stats_.max_degree, row_least_.data(), kept_.get()};
 }
 
 template <class W>
@@ -435,7 +468,7 @@ csr_view<W> device_matrix<W>::transpose_view() const {
                 "if_fits and it did not fit) and is not symmetric, so pull (A' x) is not available");
   if (t_row_offsets_.size() == 0) return view();  // no arcs: A' = A = empty
   return {n_, arcs_, t_row_offsets_.data(), t_columns_.data(), t_weights_.data(), nullptr,
-          t_max_row_length_, t_row_least_.data(), this};
+          t_max_row_length_, t_row_least_.data(), kept_.get()};
 }
 
 template <class W>
@@ -458,35 +491,12 @@ const vertex* device_matrix<W>::arc_sources() const {
 }
 
 template <class W>
-const vertex* device_matrix<W>::merge_path_starts(const csr_view<W>& v, arc_index run) const {
-  const arc_index* offsets = v.row_offsets;
-  const bool mine = v.n == n_ && v.arcs == arcs_ && offsets &&
-                    (offsets == row_offsets_.data() || offsets == t_row_offsets_.data());
-  if (!mine || run == 0 || !starts_) return nullptr;
-  start_cache& cache = *starts_;
-  std::lock_guard<std::mutex> hold(cache.guard);
-  for (const auto& e : cache.kept)
-    if (e.offsets == v.row_offsets && e.run == run) return e.starts.data();
-  const std::size_t count = std::size_t((arc_index(n_) + arcs_ + run - 1) / run);
-  require_device_memory(count * sizeof(vertex), "the merge-path starts of a " +
-                                                    std::to_string(n_) + "-row matrix");
-  device_buffer<vertex> starts(count, stream_);
-  find_run_starts<<<grid_for(count), block_threads, 0, stream_>>>(v.row_offsets, n_, run, count,
-                                                                   starts.data());
-  TROPIC_CUDA_CHECK(cudaGetLastError());
-  TROPIC_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  cache.kept.push_back({v.row_offsets, run, std::move(starts)});
-  cache.bytes += count * sizeof(vertex);
-  return cache.kept.back().starts.data();
-}
-
-template <class W>
 std::size_t device_matrix<W>::device_bytes() const noexcept {
   const bool sources = arc_sources_ && arc_sources_->ready.load(std::memory_order_acquire);
   return row_offsets_.bytes() + columns_.bytes() + weights_.bytes() + row_least_.bytes() +
          t_row_offsets_.bytes() + t_columns_.bytes() + t_weights_.bytes() +
          t_row_least_.bytes() + (sources ? arcs_ * sizeof(vertex) : 0) +
-         (starts_ ? starts_->bytes.load() : 0);
+         (kept_ ? kept_->bytes() : 0);
 }
 
 template <class W>

@@ -18,8 +18,9 @@
 
 namespace tropic {
 
-template <class W>
-class device_matrix;
+namespace detail {
+class kept_starts;
+}
 
 // Trivially copyable view of a device CSR, passed by value to kernels.
 template <class W>
@@ -39,9 +40,9 @@ struct csr_view {
   // A floored pull reads it beside w(i) and skips a row whose lightest arc is past the row's
   // bound without reading its offsets or arcs (row_bound, semiring/operators.cuh).
   const W* row_least = nullptr;
-  // The matrix whose rows (view()) or transpose (transpose_view()) this is; null for a view built
-  // otherwise. Host side only: a pull asks it for its kept merge-path starts.
-  const device_matrix<W>* matrix = nullptr;
+  // What the matrix whose rows (view()) or transpose (transpose_view()) this is keeps for its
+  // pulls (merge_path_starts); null for a view built otherwise. Host side only.
+  detail::kept_starts* kept = nullptr;
 };
 
 // Per-row arc ranges [first[u], last[u]) inside a csr_view: "A restricted to each row's light
@@ -51,6 +52,48 @@ struct arc_ranges {
   const arc_index* first = nullptr;
   const arc_index* last = nullptr;
 };
+
+namespace detail {
+// The merge-path starts a matrix keeps for pulls over its own views (merge_path_starts): for
+// each row offsets array of the matrix (A's, A''s) and run length asked, built once and kept to
+// the matrix's end. Thread-safe.
+class kept_starts {
+ public:
+  // The matrix's arrays, once they are final (null t_rows: no transpose of its own).
+  void own(const arc_index* rows, const arc_index* t_rows, vertex n, arc_index arcs,
+           cudaStream_t stream) noexcept;
+  // merge_path_starts for a view of these offsets, n rows and `arcs` arcs.
+  const vertex* find(const arc_index* offsets, vertex n, arc_index arcs, arc_index run);
+  std::size_t bytes() const noexcept { return bytes_.load(); }
+
+ private:
+  struct entry {
+    const arc_index* offsets;
+    arc_index run;
+    device_buffer<vertex> starts;
+  };
+  const arc_index* rows_ = nullptr;
+  const arc_index* t_rows_ = nullptr;
+  vertex n_ = 0;
+  arc_index arcs_ = 0;
+  cudaStream_t stream_ = nullptr;
+  std::mutex guard_;
+  std::vector<entry> entries_;
+  std::atomic<std::size_t> bytes_{0};
+};
+}  // namespace detail
+
+// Where each run of `run` items of a merge path over all of v's rows begins: entry k is the
+// number of rows that end before path position k · run, of v's n row ends and arcs (Merrill &
+// Garland, SC'16, section 4). Null unless v is a device_matrix's view() or transpose_view() as
+// returned (not a window of its rows). Built on the first call for each run (a search an entry,
+// then the matrix's stream is synchronized) and kept with the matrix: a plain pull reads its
+// warps' starts instead of searching for them, 1-2 us of a 15-30 us SpMV
+// (bench/results/h200-run52/). Thread-safe.
+template <class W>
+const vertex* merge_path_starts(const csr_view<W>& v, arc_index run) {
+  return v.kept ? v.kept->find(v.row_offsets, v.n, v.arcs, run) : nullptr;
+}
 
 // Whether the upload also builds A' (rows = in-arcs of A), which the pull direction needs on a
 // matrix that is not symmetric (a symmetric A is its own transpose). Without it every vxm
@@ -113,15 +156,6 @@ class device_matrix {
   // for a matrix without arcs. Throws out_of_memory when the 4 bytes per arc do not fit.
   const vertex* arc_sources() const;
 
-  // Where each run of `run` items of a merge path over all of v's rows begins: entry k is the
-  // number of rows that end before path position k · run, of v's n row ends and arcs
-  // (Merrill & Garland, SC'16, section 4). v must be view() or transpose_view() as they
-  // return it, else null (a window of its rows). Built on the first call for each run (a
-  // search an entry, then the matrix's stream is synchronized) and kept with the matrix: a
-  // plain pull reads its warps' starts instead of searching for them, 1-2 us of a 15-30 us
-  // SpMV (bench/results/h200-run52/). Thread-safe.
-  const vertex* merge_path_starts(const csr_view<W>& v, arc_index run) const;
-
   // Device memory held by this matrix, in bytes.
   std::size_t device_bytes() const noexcept;
   // Bytes a matrix of this shape needs on the device (for the out-of-memory message).
@@ -145,18 +179,9 @@ class device_matrix {
     device_buffer<vertex> sources;
   };
   std::unique_ptr<arc_source_cache> arc_sources_ = std::make_unique<arc_source_cache>();
-  // merge_path_starts' entries, by row offsets and run; kept to the matrix's end.
-  struct start_cache {
-    struct entry {
-      const arc_index* offsets;
-      arc_index run;
-      device_buffer<vertex> starts;
-    };
-    std::mutex guard;
-    std::vector<entry> kept;
-    std::atomic<std::size_t> bytes{0};
-  };
-  std::unique_ptr<start_cache> starts_ = std::make_unique<start_cache>();
+  // merge_path_starts' entries: behind a pointer, which the views carry, so that it stays put
+  // when the matrix moves.
+  std::unique_ptr<detail::kept_starts> kept_ = std::make_unique<detail::kept_starts>();
 };
 
 // For every row u: split[u] = first arc of u with weight > delta (one binary search per row),

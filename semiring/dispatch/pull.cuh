@@ -173,7 +173,7 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
     auto* records = static_cast<pull_block_record<W>*>(
         ctx.pull_blocks(std::size_t(warps) * sizeof(pull_block_record<W>)));
     // The warps' starts, kept with the matrix where the view is one of its own.
-    const vertex* starts = view.matrix ? view.matrix->merge_path_starts(view, run) : nullptr;
+    const vertex* starts = merge_path_starts(view, run);
     pull_warp_kernel<S, W, Policy><<<unsigned(grid), threads, 0, s>>>(
         view, ranges, u, w, accum, list, count, improved_range, run, records,
         ctx.arcs_scanned(), starts);

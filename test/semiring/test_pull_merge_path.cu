@@ -57,7 +57,7 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
       // Round 3: the warps' starts kept with the matrix; round 4: a view without its matrix,
       // whose warps search for them.
       csr_view<W> view = a.view();
-      if (round == 4) view.matrix = nullptr;
+      if (round == 4) view.kept = nullptr;
       CAPTURE(block_items);
       CAPTURE(round);
       CAPTURE(int(kind));
@@ -251,9 +251,9 @@ TEST_SUITE("operators") {
                                   arc_index(v.n) + v.arcs, arc_index(5000)}) {
         CAPTURE(transposed);
         CAPTURE(run);
-        const vertex* kept = a.merge_path_starts(v, run);
+        const vertex* kept = merge_path_starts(v, run);
         REQUIRE(kept != nullptr);
-        CHECK(a.merge_path_starts(v, run) == kept);  // built once
+        CHECK(merge_path_starts(v, run) == kept);  // built once
         const std::size_t count = std::size_t((arc_index(v.n) + v.arcs + run - 1) / run);
         std::vector<vertex> got(count);
         TROPIC_CUDA_CHECK(
@@ -273,11 +273,17 @@ TEST_SUITE("operators") {
     // A window of the rows, or a run of 0: nothing kept.
     csr_view<float> window = a.view();
     window.n -= 1;
-    CHECK(a.merge_path_starts(window, 64) == nullptr);
+    CHECK(merge_path_starts(window, 64) == nullptr);
     window = a.view();
     window.row_offsets += 1;
-    CHECK(a.merge_path_starts(window, 64) == nullptr);
-    CHECK(a.merge_path_starts(a.view(), 0) == nullptr);
+    CHECK(merge_path_starts(window, 64) == nullptr);
+    CHECK(merge_path_starts(a.view(), 0) == nullptr);
+    // A view taken before the matrix moves keeps its starts.
+    const csr_view<float> before = a.view();
+    const vertex* kept = merge_path_starts(before, 97);
+    device_matrix<float> moved(std::move(a));
+    CHECK(merge_path_starts(before, 97) == kept);
+    CHECK(merge_path_starts(moved.view(), 97) == kept);
   }
 
   TEST_CASE_TEMPLATE("pull merge path: split rows, tiny tiles and blocks (min-plus)", W,
