@@ -62,8 +62,8 @@ __global__ void write_arc_sources(vertex n, const arc_index* offsets, vertex* so
     for (arc_index e = offsets[u] + lane; e < offsets[u + 1]; e += 32) sources[e] = vertex(u);
 }
 
-// device_matrix::merge_path_starts: starts[k] = the first r with r + offsets[r + 1] >= k · run,
-// n when there is none (the rows that end before path position k · run), a binary search each.
+// merge_path_starts: starts[k] = the first r with r + offsets[r + 1] >= k · run, n when there
+// is none (the rows that end before path position k · run), a binary search each.
 __global__ void find_run_starts(const arc_index* offsets, vertex n, arc_index run,
                                 std::size_t count, vertex* starts) {
   for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < count;
@@ -251,7 +251,8 @@ void detail::kept_starts::own(const arc_index* rows, const arc_index* t_rows, ve
 
 const vertex* detail::kept_starts::find(const arc_index* offsets, vertex n, arc_index arcs,
                                         arc_index run) {
-  const bool mine = offsets && n == n_ && arcs == arcs_ && (offsets == rows_ || offsets == t_rows_);
+  const bool mine =
+      offsets && n == n_ && arcs == arcs_ && (offsets == rows_ || offsets == t_rows_);
   if (!mine || run == 0) return nullptr;
   std::lock_guard<std::mutex> hold(guard_);
   for (const entry& e : entries_)

@@ -49,8 +49,7 @@ pull_warp_path(csr_view<W> a, row_ranges ranges, const W* u, W* w, accumulator a
   if (warp == 0 && lane == 0 && arcs_scanned) atomicAdd(arcs_scanned, ranges.part_arcs);
   const arc_index end = std::min(begin + run, total);
 
-  // The warp's first coordinate: kept with the matrix (merge_path_starts), or a
-  // 32-ary search.
+  // The warp's first coordinate: kept with the matrix (merge_path_starts), or a 32-ary search.
   const auto ballot = [](bool p) { return __popc(__ballot_sync(~0u, p)); };
   vertex i =
       starts ? starts[warp] : merge_path_first_row<32>(ranges, n, begin, unsigned(lane), ballot);

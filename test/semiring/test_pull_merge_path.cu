@@ -54,8 +54,8 @@ void check_pull(const csr<W>& g, std::uint64_t seed, bool exact,
         kind = mask_kind::none;
         part = row_part::all;
       }
-      // Round 3: the warps' starts kept with the matrix; round 4: a view without its matrix,
-      // whose warps search for them.
+      // Round 3: the warps' starts kept with the matrix; round 4: a view that does not carry
+      // them, whose warps search.
       csr_view<W> view = a.view();
       if (round == 4) view.kept = nullptr;
       CAPTURE(block_items);

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Run 52, call 3: pull_fixup launched early (programmatic dependent launch), with and without
+# precomputed first rows, against the library kernel.
+set -u
+tar -xJf build-carry/p3.tar.xz
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+mkdir -p /tmp/call3
+T=build/bench/tune/tune_pull_merge_shapes
+for pass in 1 2; do
+  TROPIC_TUNE_PARTITION=1 $T data/cnr-2000.el.gz data/soc-Slashdot0902.txt.gz kron:20:16 \
+    data/mdual.mtx.gz data/USA-road-d.NY.gr.gz uniform:4194304:7 kron:22:16 \
+    > /tmp/call3/partition-$pass.log 2>&1
+done
+cat /tmp/call3/partition-1.log
+tar -C /tmp -cf $OUT/call3.tar call3
