@@ -52,11 +52,15 @@ struct pull_shape {
 };
 
 // The warps' merge path for tile shape Policy (the plain SpMV's kernel). Its registers are held
-// to tuning::pull_warp_min_blocks blocks a SM, or what 1,536 threads a SM allow.
+// to the policy's blocks a SM, else tuning::pull_warp_min_blocks's for S and W, or to what
+// 1,536 threads a SM allow.
 template <class S, class W, class Policy>
-constexpr auto pull_warp_kernel =
-    pull_warp_path<S, W, Policy::threads, Policy::items,
-                   std::min(tuning::pull_warp_min_blocks, 1536 / Policy::threads)>;
+constexpr auto pull_warp_kernel = pull_warp_path<
+    S, W, Policy::threads, Policy::items,
+    std::min(Policy::warp_min_blocks > 0
+                 ? Policy::warp_min_blocks
+                 : tuning::pull_warp_min_blocks(sizeof(W), S::is_min_monoid),
+             1536 / Policy::threads)>;
 
 // ranges_of with what the merge-path pull needs of a part: the light rows' prefix and the
 // part's arcs, which the split computes on a pull's first call and keeps (a scan and a round

@@ -34,11 +34,13 @@
 namespace tropic::detail {
 
 // A tile shape for pull_merge_path (the default from tuning.hpp; tests use small ones so that
-// small graphs cross tiles and blocks).
-template <int Threads, int Items>
+// small graphs cross tiles and blocks), and the resident blocks a SM the warps' merge path holds
+// its registers to (0: tuning::pull_warp_min_blocks for the semiring and value).
+template <int Threads, int Items, int WarpMinBlocks = 0>
 struct pull_policy {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
+  static constexpr int warp_min_blocks = WarpMinBlocks;
 };
 using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items_per_thread>;
 

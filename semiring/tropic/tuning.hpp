@@ -26,8 +26,12 @@ inline constexpr int pull_threads = 128;
 // Pull, merge path: items per thread (gathers in flight vs shared memory); same folder.
 inline constexpr int pull_items_per_thread = 8;
 // Pull, the warps' merge path (a plain SpMV): resident blocks a SM its registers are held to
-// (56 a thread at 128 threads; fewer spill, more cost occupancy); h200-run50/.
-inline constexpr int pull_warp_min_blocks = 9;
+// (9: 56 registers a thread at 128 threads, 8: 64, 7: 72, 6: 80), the most at which ptxas spills
+// next to nothing for the value's bytes and ⊕; more spill, fewer cost occupancy. h200-run53/
+constexpr int pull_warp_min_blocks(std::size_t value_bytes, bool min_monoid) {
+  if (value_bytes <= 4) return min_monoid ? 9 : 8;
+  return min_monoid ? 7 : 6;
+}
 
 // Pull, group per row: block threads (128 and 256 within 2%); bench/tune/pull_short_rows.cu
 inline constexpr int pull_group_threads = 128;
@@ -54,7 +58,8 @@ inline constexpr unsigned pull_live_samples = block_threads;
 inline constexpr double pull_live_share = 0.75;
 // Live-rows choice: smaller views keep the merge path; h100-run19/sweeps/
 inline constexpr std::uint64_t pull_live_min_arcs = std::uint64_t(1) << 23;
-// Live rows: blocks/SM (64 regs, no spill); h100-run26/sweeps/ab-3-launch-bounds.txt
+// Live rows: blocks/SM (64 regs for 4-byte values, where ptxas now spills ~50 B, yet 3 blocks
+// were slower: h200-run53/); h100-run26/sweeps/ab-3-launch-bounds.txt
 template <class W>
 inline constexpr int pull_live_min_blocks = sizeof(W) <= 4 ? 4 : 3;
 
