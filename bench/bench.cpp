@@ -1426,6 +1426,8 @@ int run_typed(const config& c) {
           cr = measure_ceilings(g);
         else
           cr = measure_ceilings(convert_weights<float>(g));
+        if constexpr (std::is_same_v<W, double>)
+          for (auto& x : measure_double_spmv_ceilings(g)) cr.push_back(x);
         for (auto& x : cr) ceilings.emplace_back(e.name, x);
       } catch (const std::exception& ex) {
         progress.message("ceilings on " + e.name + " failed: " + ex.what());

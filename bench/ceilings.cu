@@ -1,7 +1,8 @@
 // The ceilings, measured in the same run as the algorithms: device-to-device copy bandwidth,
 // cuSPARSE's plus-times SpMV on the graph's CSR (the best one pass over the arcs can do), our
 // min-plus SpMV on the same matrix (issue 3's 0.9x target), and our push SpMSpV from frontiers
-// of 1% and 10% of the vertices. CUDA events, warm-up runs first, median of the timed runs.
+// of 1% and 10% of the vertices; for double weights also both SpMVs in fp64 (issue 35: every
+// weight type the bench runs). CUDA events, warm-up runs first, median of the timed runs.
 #include <cusparse.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ceilings.hpp"
@@ -63,16 +65,66 @@ ceiling_row time_pass(const std::string& name, cudaStream_t s, const std::functi
   return r;
 }
 
-__global__ void fill_pattern(float* x, vertex n) {
+template <class T>
+__global__ void fill_pattern(T* x, vertex n) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x)
-    x[i] = float((i * 2654435761u) % 1000u) + 1.0f;  // finite, nonzero: never all-zero data
+    x[i] = T((i * 2654435761u) % 1000u) + T(1);  // finite, nonzero: never all-zero data
 }
 
 __global__ void to_int32(const arc_index* in, int* out, std::size_t count) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
        i += std::size_t(gridDim.x) * blockDim.x)
     out[i] = int(in[i]);
+}
+
+// Bytes of one full SpMV pass over T values: offsets, columns, values, x gathered once per arc
+// (upper bound without cache reuse: the compulsory traffic, the arrays once each), y written.
+double spmv_bytes(vertex n, arc_index m, std::size_t value_bytes) {
+  return double(n + 1) * 4 + double(m) * (4 + value_bytes) + double(n) * value_bytes * 2;
+}
+
+// cuSPARSE's plus-times SpMV y = A x, CSR of T (float or double) with 32-bit indices: needs
+// fewer than 2^31 arcs, else no row.
+template <class T>
+void cusparse_spmv_row(std::vector<ceiling_row>& rows, const std::string& name,
+                       const csr_view<T>& v, const T* x, T* y, cudaStream_t stream) {
+  const vertex n = v.n;
+  const arc_index m = v.arcs;
+  if (m >= (arc_index(1) << 31)) return;
+  constexpr cudaDataType type = std::is_same_v<T, double> ? CUDA_R_64F : CUDA_R_32F;
+  device_buffer<int> offsets32(std::size_t(n) + 1, stream);
+  to_int32<<<1024, 256, 0, stream>>>(v.row_offsets, offsets32.data(), std::size_t(n) + 1);
+  cusparseHandle_t handle;
+  TROPIC_CUSPARSE_CHECK(cusparseCreate(&handle));
+  TROPIC_CUSPARSE_CHECK(cusparseSetStream(handle, stream));
+  cusparseSpMatDescr_t mat;
+  cusparseDnVecDescr_t vx, vy;
+  TROPIC_CUSPARSE_CHECK(cusparseCreateCsr(&mat, n, n, int64_t(m), offsets32.data(),
+                                          const_cast<vertex*>(v.columns),
+                                          const_cast<T*>(v.weights), CUSPARSE_INDEX_32I,
+                                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type));
+  TROPIC_CUSPARSE_CHECK(cusparseCreateDnVec(&vx, n, const_cast<T*>(x), type));
+  TROPIC_CUSPARSE_CHECK(cusparseCreateDnVec(&vy, n, y, type));
+  const T alpha = 1, beta = 0;
+  std::size_t bytes = 0;
+  TROPIC_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+                                                mat, vx, &beta, vy, type,
+                                                CUSPARSE_SPMV_CSR_ALG1, &bytes));
+  device_buffer<unsigned char> buffer(bytes, stream);
+  auto r = time_pass(name, stream, [&] {
+    TROPIC_CUSPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx,
+                                       &beta, vy, type, CUSPARSE_SPMV_CSR_ALG1, buffer.data()));
+  });
+  r.bytes = spmv_bytes(n, m, sizeof(T));
+  r.arcs = double(m);
+  r.note = std::string("cusparseSpMV plus-times, CSR ") + (sizeof(T) == 8 ? "fp64" : "fp32") +
+           ", CSR_ALG1";
+  rows.push_back(r);
+  cusparseDestroyDnVec(vx);
+  cusparseDestroyDnVec(vy);
+  cusparseDestroySpMat(mat);
+  cusparseDestroy(handle);
 }
 
 }  // namespace
@@ -101,44 +153,10 @@ std::vector<ceiling_row> measure_ceilings(const csr<float>& g) {
 
   device_buffer<float> x(n, stream), y(n, stream);
   fill_pattern<<<1024, 256, 0, stream>>>(x.data(), n);
-  // Bytes of one full SpMV pass: offsets, columns, values, x gathered once per arc (upper bound
-  // without cache reuse: report the compulsory traffic, the arrays once each), y written.
-  const double spmv_bytes = double(n + 1) * 4 + double(m) * (4 + 4) + double(n) * 4 * 2;
+  const double float_spmv_bytes = spmv_bytes(n, m, sizeof(float));
 
-  // 2. cuSPARSE plus-times SpMV, CSR fp32 (32-bit indices: needs fewer than 2^31 arcs).
-  if (m < (arc_index(1) << 31)) {
-    device_buffer<int> offsets32(std::size_t(n) + 1, stream);
-    to_int32<<<1024, 256, 0, stream>>>(v.row_offsets, offsets32.data(), std::size_t(n) + 1);
-    cusparseHandle_t handle;
-    TROPIC_CUSPARSE_CHECK(cusparseCreate(&handle));
-    TROPIC_CUSPARSE_CHECK(cusparseSetStream(handle, stream));
-    cusparseSpMatDescr_t mat;
-    cusparseDnVecDescr_t vx, vy;
-    TROPIC_CUSPARSE_CHECK(cusparseCreateCsr(&mat, n, n, int64_t(m), offsets32.data(),
-                                            const_cast<vertex*>(v.columns),
-                                            const_cast<float*>(v.weights), CUSPARSE_INDEX_32I,
-                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    TROPIC_CUSPARSE_CHECK(cusparseCreateDnVec(&vx, n, x.data(), CUDA_R_32F));
-    TROPIC_CUSPARSE_CHECK(cusparseCreateDnVec(&vy, n, y.data(), CUDA_R_32F));
-    const float alpha = 1, beta = 0;
-    std::size_t bytes = 0;
-    TROPIC_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                                  mat, vx, &beta, vy, CUDA_R_32F,
-                                                  CUSPARSE_SPMV_CSR_ALG1, &bytes));
-    device_buffer<unsigned char> buffer(bytes, stream);
-    auto r = time_pass("cusparse_spmv", stream, [&] {
-      TROPIC_CUSPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx,
-                                         &beta, vy, CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, buffer.data()));
-    });
-    r.bytes = spmv_bytes;
-    r.arcs = double(m);
-    r.note = "cusparseSpMV plus-times, CSR fp32, CSR_ALG1";
-    rows.push_back(r);
-    cusparseDestroyDnVec(vx);
-    cusparseDestroyDnVec(vy);
-    cusparseDestroySpMat(mat);
-    cusparseDestroy(handle);
-  }
+  // 2. cuSPARSE plus-times SpMV, CSR fp32.
+  cusparse_spmv_row(rows, "cusparse_spmv", v, x.data(), y.data(), stream);
 
   // 3. tropic's min-plus SpMV (mxv, no mask, no accumulator) and plus-times on the same matrix.
   gpu_context ctx(stream);
@@ -151,7 +169,7 @@ std::vector<ceiling_row> measure_ceilings(const csr<float>& g) {
     const auto view = a.view();
     const bool by_rows = pull_by_group_per_row(view, descriptor{});
     const char* automatic_kernel = by_rows ? "group per row" : "merge path";
-    const double bytes = spmv_bytes + double(n + 1) * 4;  // our offsets are 64-bit
+    const double bytes = float_spmv_bytes + double(n + 1) * 4;  // our offsets are 64-bit
     auto add = [&](const std::string& name, const descriptor& d, const std::string& note,
                    auto semiring) {
       auto r = time_pass(name, stream, [&] {
@@ -209,6 +227,28 @@ std::vector<ceiling_row> measure_ceilings(const csr<float>& g) {
              " arcs; merge-path push, atomicMin into dense y";
     rows.push_back(r);
   }
+  return rows;
+}
+
+std::vector<ceiling_row> measure_double_spmv_ceilings(const csr<double>& g) {
+  std::vector<ceiling_row> rows;
+  if (!gpu_available() || g.n == 0) return rows;
+  cuda_stream stream;
+  const vertex n = g.n;
+  const device_matrix<double> a(g, {}, stream);
+  dense_vector<double> x(n, stream), y(n, stream);
+  fill_pattern<<<1024, 256, 0, stream>>>(x.data(), n);
+  cusparse_spmv_row(rows, "cusparse_spmv_fp64", a.view(), x.data(), y.data(), stream);
+  gpu_context ctx(stream);
+  auto r = time_pass("tropic_min_plus_spmv_fp64", stream, [&] {
+    mxv(y, no_mask<double>(), accumulator::none, min_plus<double>{}, all_of(a), x, descriptor{},
+        ctx);
+  });
+  r.bytes = spmv_bytes(n, g.arcs(), sizeof(double)) + double(n + 1) * 4;  // 64-bit offsets
+  r.arcs = double(g.arcs());
+  r.note = std::string("mxv min_plus<double>, dense x, no mask; automatic kernel: ") +
+           (pull_by_group_per_row(a.view(), descriptor{}) ? "group per row" : "merge path");
+  rows.push_back(r);
   return rows;
 }
 

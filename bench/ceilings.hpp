@@ -24,5 +24,7 @@ struct ceiling_row {
 
 // One graph's ceilings; empty when nothing can be measured (no CUDA, no device).
 std::vector<ceiling_row> measure_ceilings(const csr<float>& g);
+// cuSPARSE's fp64 SpMV and tropic's min_plus<double> mxv on g: the bench's double-weight rows.
+std::vector<ceiling_row> measure_double_spmv_ceilings(const csr<double>& g);
 
 }  // namespace tropic::bench
