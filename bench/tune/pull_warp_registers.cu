@@ -5,14 +5,18 @@
 // uint32, int32, int64, uint64, double and plus-times over float and double, and each bound:
 // the median of 21 CUDA-event-timed SpMVs after 3 warm-ups, each answer checked against the
 // library's choice (min-plus exactly, plus-times to 1e-5 relative: the split rows' sums may
-// combine in another order); cuSPARSE's fp32 SpMV on the same graph for scale. Built by `tune`:
-//   build/bench/tune/tune_pull_warp_registers [spec or graph file...]
+// combine in another order); cuSPARSE's fp32 SpMV on the same graph for scale. With
+// TROPIC_TUNE_SHAPES_8B, the 8-byte instances under shorter tiles at more blocks instead.
+// Built by `tune`:
+//   [TROPIC_TUNE_SHAPES_8B=1] build/bench/tune/tune_pull_warp_registers [spec or graph file...]
 #include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "operators.cuh"
@@ -40,8 +44,19 @@ bool same(const std::vector<W>& want, const std::vector<W>& got, bool exact) {
   return true;
 }
 
-// The SpMV of semiring S over the graph's arcs with weights cast to W, under each bound.
-template <class S, class W>
+// The bounds from 9 blocks to 6 at the default tile (128 threads x 8 items).
+using bounds = std::tuple<detail::pull_policy<128, 8, 9>, detail::pull_policy<128, 8, 8>,
+                          detail::pull_policy<128, 8, 7>, detail::pull_policy<128, 8, 6>>;
+// Shorter tiles at more blocks, for the 8-byte instances (items x bound; no spill at any, by
+// ptxas, but 4 x 9 for double: 4 bytes).
+using shapes_8b =
+    std::tuple<detail::pull_policy<128, 8, 7>, detail::pull_policy<128, 8, 6>,
+               detail::pull_policy<128, 7, 7>, detail::pull_policy<128, 6, 8>,
+               detail::pull_policy<128, 5, 8>, detail::pull_policy<128, 4, 8>,
+               detail::pull_policy<128, 4, 9>>;
+
+// The SpMV of semiring S over the graph's arcs with weights cast to W, under each policy.
+template <class S, class W, class Policies = bounds>
 void sweep(const char* name, const csr<float>& g, cudaStream_t stream) {
   csr<W> typed{g.n, g.row_offsets, g.columns, {}};
   typed.weights.reserve(g.weights.size());
@@ -68,21 +83,18 @@ void sweep(const char* name, const csr<float>& g, cudaStream_t stream) {
     cudaStreamSynchronize(stream);
     return out;
   };
-  pull(detail::pull_default_policy{});
+  pull(detail::pull_default_policy_for<S, W>{});
   const std::vector<W> want = result();
   std::printf("  %-22s", name);
-  auto bound = [&](auto policy) {
+  auto time = [&](auto policy) {
+    using P = decltype(policy);
     pull(policy);
     const bool ok = same(want, result(), S::is_min_monoid);
     const float ms = tune::median_ms(stream, [&] { pull(policy); });
-    std::printf("  %d: %.4f%s", decltype(policy)::warp_min_blocks, ms, ok ? "" : " WRONG");
+    std::printf("  %dx%d: %.4f%s", P::warp_items, P::warp_min_blocks, ms, ok ? "" : " WRONG");
   };
-  using detail::pull_policy;
-  bound(pull_policy<128, 8, 9>{});
-  bound(pull_policy<128, 8, 8>{});
-  bound(pull_policy<128, 8, 7>{});
-  bound(pull_policy<128, 8, 6>{});
-  const float ms = tune::median_ms(stream, [&] { pull(detail::pull_default_policy{}); });
+  std::apply([&](auto... policy) { (time(policy), ...); }, Policies{});
+  const float ms = tune::median_ms(stream, [&] { pull(detail::pull_default_policy_for<S, W>{}); });
   std::printf("  library: %.4f ms\n", ms);
 }
 
@@ -99,6 +111,12 @@ int main(int argc, char** argv) {
     std::printf("  cusparse plus-times fp32  %.4f ms\n",
                 tune::median_ms(stream, [&] { spmv.run(); }));
     const csr<float>& g = problem.graph;
+    if (std::getenv("TROPIC_TUNE_SHAPES_8B")) {  // the 8-byte instances' tile shapes only
+      sweep<min_plus<double>, double, shapes_8b>("min_plus<double>", g, stream);
+      sweep<min_plus<std::int64_t>, std::int64_t, shapes_8b>("min_plus<int64>", g, stream);
+      sweep<plus_times<double>, double, shapes_8b>("plus_times<double>", g, stream);
+      continue;
+    }
     sweep<min_plus<float>, float>("min_plus<float>", g, stream);
     sweep<min_plus<std::uint32_t>, std::uint32_t>("min_plus<uint32>", g, stream);
     sweep<min_plus<std::int32_t>, std::int32_t>("min_plus<int32>", g, stream);

@@ -56,7 +56,7 @@ struct pull_shape {
 // 1,536 threads a SM allow.
 template <class S, class W, class Policy>
 constexpr auto pull_warp_kernel = pull_warp_path<
-    S, W, Policy::threads, Policy::items,
+    S, W, Policy::threads, Policy::warp_items,
     std::min(Policy::warp_min_blocks > 0
                  ? Policy::warp_min_blocks
                  : tuning::pull_warp_min_blocks(sizeof(W), S::is_min_monoid),
@@ -116,7 +116,8 @@ void launch_fixup(const row_ranges& ranges, const pull_block_record<W>* records,
 }
 
 // Policy: the merge path's tile shape (pull_policy).
-template <class S, class W = typename S::value_type, class Policy = pull_default_policy>
+template <class S, class W = typename S::value_type,
+          class Policy = pull_default_policy_for<S, W>>
 void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_context& ctx,
                    pull_shape shape = {}) {
   cudaStream_t s = ctx.stream();
@@ -159,7 +160,7 @@ void pull_dispatch(const pull_operands<W>& op, const descriptor& desc, gpu_conte
     // holds at once (two or four times as many were no faster, bench/results/h200-run50/);
     // shape.block_items sets the run instead. Any run gives the same result.
     const arc_index total = arc_index(n) + view.arcs;
-    constexpr arc_index tile = 32 * arc_index(items);
+    constexpr arc_index tile = 32 * arc_index(Policy::warp_items);
     constexpr int warps_per_block = threads / 32;
     arc_index run = shape.block_items;
     if (run == 0) {

@@ -34,15 +34,22 @@
 namespace tropic::detail {
 
 // A tile shape for pull_merge_path (the default from tuning.hpp; tests use small ones so that
-// small graphs cross tiles and blocks), and the resident blocks a SM the warps' merge path holds
-// its registers to (0: tuning::pull_warp_min_blocks for the semiring and value).
-template <int Threads, int Items, int WarpMinBlocks = 0>
+// small graphs cross tiles and blocks); for the warps' merge path, the resident blocks a SM its
+// registers are held to (0: tuning::pull_warp_min_blocks for the semiring and value) and the
+// items a lane takes per tile.
+template <int Threads, int Items, int WarpMinBlocks = 0, int WarpItems = Items>
 struct pull_policy {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
   static constexpr int warp_min_blocks = WarpMinBlocks;
+  static constexpr int warp_items = WarpItems;
 };
 using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items_per_thread>;
+// The library's shape for semiring S over W: the warps' tiles by the value's size.
+template <class S, class W>
+using pull_default_policy_for =
+    pull_policy<tuning::pull_threads, tuning::pull_items_per_thread, 0,
+                tuning::pull_warp_items(sizeof(W), S::is_min_monoid)>;
 
 // One block's run of block_items path items; its record in records[blockIdx.x] (pull_fixup).
 // The view is a light or heavy part, or a mask or a floor may skip rows, so step 2 maps the

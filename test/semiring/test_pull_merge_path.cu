@@ -142,14 +142,17 @@ void check_all_shapes() {
   check_pull<S, small>(rows_of_lengths<W>(3000, hub, 9), 9, Exact, {1, 7, 96, 200, 0});
   INFO("a single vertex");
   check_pull<S, small>(rows_of_lengths<W>(1, {1}, 10), 10, Exact, {1, 0});
-  // The production tile (tuning.hpp) with blocks of a few tiles.
-  using tuned = detail::pull_default_policy;
+  // The production tiles (tuning.hpp: a block's, and a warp's for S and W) with blocks of a few
+  // tiles.
+  using tuned = detail::pull_default_policy_for<S, W>;
   const arc_index tile = arc_index(tuned::threads) * tuned::items;
-  std::vector<arc_index> edges = {tile - 1, 0, tile, 3, tile + 1, 2 * tile, 0, 0, tile - 2};
+  const arc_index warp_tile = 32 * arc_index(tuned::warp_items);
+  std::vector<arc_index> edges = {tile - 1, 0, tile, 3, tile + 1, 2 * tile, 0, 0, tile - 2,
+                                  warp_tile - 1, warp_tile, 1, warp_tile + 1, 2 * warp_tile};
   for (vertex i = vertex(edges.size()); i < 9000; ++i) edges.push_back(i % 4);
   INFO("production tile");
   check_pull<S, tuned>(rows_of_lengths<W>(9000, edges, 11), 11, Exact,
-                       {100, tile - 1, tile, tile + 1, 3 * tile, 0});
+                       {100, warp_tile, warp_tile + 1, tile - 1, tile, tile + 1, 3 * tile, 0});
 }
 
 // A group of 1, 2, 4, 8, 16 and 32 lanes per row, and the automatic size: rows shorter and
