@@ -49,7 +49,7 @@ using pull_default_policy = pull_policy<tuning::pull_threads, tuning::pull_items
 template <class S, class W>
 using pull_default_policy_for =
     pull_policy<tuning::pull_threads, tuning::pull_items_per_thread, 0,
-                tuning::pull_warp_items(sizeof(W), S::is_min_monoid)>;
+                tuning::pull_warp_items(sizeof(W))>;
 
 // One block's run of block_items path items; its record in records[blockIdx.x] (pull_fixup).
 // The view is a light or heavy part, or a mask or a floor may skip rows, so step 2 maps the

@@ -35,7 +35,7 @@ constexpr int pull_warp_min_blocks(std::size_t value_bytes, bool min_monoid) {
 // Pull, the warps' merge path: items a lane takes per tile. 8-byte values: 5, so that 8 blocks
 // fit without spills (5 x 8 against 8 x 7: kron-20/22 3-7% faster, cnr-2000 2% slower, double
 // min-plus; plus-times double faster on all). h200-run53/
-constexpr int pull_warp_items(std::size_t value_bytes, bool /*min_monoid*/) {
+constexpr int pull_warp_items(std::size_t value_bytes) {
   return value_bytes <= 4 ? pull_items_per_thread : 5;
 }
 
