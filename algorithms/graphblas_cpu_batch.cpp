@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -102,10 +101,6 @@ multi_result<W> graphblas_cpu_multi(const csr<W>& g, const std::vector<vertex>& 
   for (matrix_handle* x : {&t, &unsettled, &frontier, &settled, &relaxed})
     graphblas_check(GrB_Matrix_new(x->out(), T::type(), k, n), "GrB_Matrix_new");
   graphblas_check(GrB_Matrix_new(improved.out(), GrB_BOOL, k, n), "GrB_Matrix_new");
-  if (std::getenv("I33A_SPARSE"))
-    for (matrix_handle* x : {&unsettled, &frontier, &settled, &relaxed, &improved})
-      graphblas_check(GxB_Matrix_Option_set_INT32(x->get(), GxB_SPARSITY_CONTROL, GxB_SPARSE),
-                      "GxB_Matrix_Option_set");
 
   // T = inf; T(i, s_i) = 0; R = { (i, s_i): 0 }
   {
