@@ -215,12 +215,14 @@ __device__ void closure(const closure_args<W>& c, block_queues<W>& sh, const val
       }
       for (unsigned k = threadIdx.x / Group; k < filled; k += blockDim.x / Group) {
         const closure_item<W> item = sh.queue[in][k];
-        const W now = c.w[item.v];
-        if (lane == 0 && !(now < item.x)) {
+        // The row's vertex's value is loaded with its arcs (push_row): a hop's latency.
+        bool live = detail::push_row<S>(c, item, static_cast<const W*>(c.w + item.v), false,
+                                        lane, Group, range, hold);
+        if (lane == 0 && item.first == item.last) live = !(c.w[item.v] < item.x);
+        if (lane == 0 && live) {
           ++st.local_rows;
           st.arcs += item.last - item.first;
         }
-        detail::push_row<S>(c, item, now, false, lane, Group, range, hold);
       }
     }
     sync();

@@ -4,13 +4,14 @@
 // pull_arc_ratio). Each answer is verified against the CPU Dijkstra. Built by the `tune`
 // target; on a GPU machine, from the build folder:
 //   bench/tune/tune_delta_stepping 'closure sweep'     (or 'direction sweep', 'direction arc
-//   sweep', 'grid anatomy'; several, or none for all four)
+//   sweep', 'grid anatomy', 'queue sweep', 'hop latency'; several, or none for all)
 // Graphs: the bench's generated graphs (seed 1) and the shared real graphs that are present.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -125,6 +126,45 @@ void closure_sweep() {
   tune::for_each_shared_graph(shared_graphs, sweep);
 }
 
+// "queue sweep": the closure's queue on graphs of short rows (grid:2048:2048, the road and mesh
+// graphs), two sources each: a block's queue capacity (closure_limits::queue_items; rows beyond
+// it are listed for the next step, where the whole grid shares them) x local rounds x lanes
+// per row x blocks per SM, the automatic Δ; the median of 5 runs, global steps and vertex work.
+void queue_sweep() {
+  auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
+    const device_matrix<std::uint32_t> a(g);
+    if (a.stats().max_degree > policy::delta_stepping::closure_local_rounds_max_degree) return;
+    for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
+      const auto want = dijkstra(g, s, false);
+      const std::uint64_t reached = tune::reached(want.distances);
+      for (unsigned queue : {32u, 64u, 128u, 256u, 512u})
+        for (unsigned rounds : {16u, 32u})
+          for (unsigned lanes : {0u, 2u})
+            for (unsigned per_sm : {2u, 4u}) {
+              options o;
+              o.algorithm = algorithm::delta_stepping;
+              closure_limits limits;
+              limits.queue_items = queue;
+              limits.local_rounds = rounds;
+              limits.group_lanes = lanes;
+              limits.blocks = per_sm * sm_count();
+              result<std::uint32_t> r;
+              const double ms = median_solve(a, s, o, limits, descriptor{}, 5, r);
+              tune::answer_ok(g, s, want.distances, r, name, failed);
+              std::printf(
+                  "%-20s src %-8u queue %-3u rounds %-2u lanes %u blocks/SM %u %9.3f ms  "
+                  "steps %5llu  buckets %4llu  work %5.2f\n",
+                  name.c_str(), s, queue, rounds, lanes, per_sm, ms,
+                  (unsigned long long)r.stats.iterations, (unsigned long long)r.stats.buckets,
+                  double(r.stats.vertices_relaxed) / double(reached));
+              std::fflush(stdout);
+            }
+    }
+  };
+  sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
+  tune::for_each_shared_graph(shared_graphs, sweep);
+}
+
 // "direction sweep": the direction switch of the host-driven steps (descriptor::pull_ratio:
 // pull when the frontier holds more than n / pull_ratio rows; 0 stands for push only), on the
 // bench's generated graphs and the shared real graphs, the automatic Δ and loop.
@@ -226,6 +266,42 @@ void grid_anatomy() {
   tune::for_each_shared_graph(shared_graphs, sweep);
 }
 
+// "hop latency": what one hop of the closure's local rounds costs, apart from buckets and
+// frontiers. `width` paths of `length` unit arcs from vertex 0, at Δ = ∞ (one bucket): with
+// local rounds until the queue runs dry the whole search is one step of `length` rounds, each
+// round `width` rows in the first block's queue; with 16 rounds and none, the steps' own cost
+// shows beside it. Median of 5.
+void hop_latency() {
+  for (vertex width : {vertex(1), vertex(64), vertex(1024)}) {
+    const vertex length = 2000;
+    arc_list<std::uint32_t> arcs;
+    arcs.n = 1 + width * length;
+    for (vertex p = 0; p < width; ++p) {
+      const vertex head = 1 + p * length;
+      arcs.push_back(0, head, 1);
+      for (vertex k = 0; k + 1 < length; ++k) arcs.push_back(head + k, head + k + 1, 1);
+    }
+    const csr<std::uint32_t> g = build_csr(arcs);
+    const device_matrix<std::uint32_t> a(g);
+    const auto want = dijkstra(g, 0, false);
+    for (unsigned rounds : {~0u, 16u, 0u}) {
+      options o;
+      o.algorithm = algorithm::delta_stepping;
+      o.delta = std::numeric_limits<double>::infinity();
+      o.loop = loop_control::device;
+      closure_limits limits;
+      limits.local_rounds = rounds;
+      result<std::uint32_t> r;
+      const double ms = median_solve(a, 0, o, limits, descriptor{}, 5, r);
+      tune::answer_ok(g, 0, want.distances, r, "paths", failed);
+      std::printf("%5u paths of %u  rounds %-10u %8.3f ms  steps %5llu  %6.3f us per hop\n",
+                  width, length, rounds, ms, (unsigned long long)r.stats.iterations,
+                  1000.0 * ms / double(length));
+      std::fflush(stdout);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -233,6 +309,8 @@ int main(int argc, char** argv) {
                           {{"closure sweep", closure_sweep},
                            {"direction sweep", direction_sweep},
                            {"direction arc sweep", direction_arc_sweep},
-                           {"grid anatomy", grid_anatomy}},
+                           {"grid anatomy", grid_anatomy},
+                           {"queue sweep", queue_sweep},
+                           {"hop latency", hop_latency}},
                           failed);
 }

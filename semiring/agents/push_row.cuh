@@ -3,6 +3,8 @@
 // ADDS's local rounds). The grid-scope primitives built on it are in semiring/grid.cuh.
 #pragma once
 
+#include <cuda/atomic>
+
 #include "../operators.cuh"
 #include "../tropic/device_loop.hpp"
 
@@ -32,30 +34,46 @@ struct closure_item {
   arc_index first, last;
 };
 
+// The value of a queued row's vertex: one its caller holds already, or one loaded where it lies
+// (relaxed: other threads lower it with atomics meanwhile).
+template <class W>
+__device__ __forceinline__ W value_now(W now) {
+  return now;
+}
+template <class W>
+__device__ __forceinline__ W value_now(const W* at) {
+  return cuda::atomic_ref<W, cuda::thread_scope_device>(*const_cast<W*>(at))
+      .load(cuda::memory_order_relaxed);
+}
+
 // Pushes one row: w[v] = min(w[v], item.x + A(u, v)) for its arcs, Group lanes at `offset`,
-// `stride` apart, `now` the row's vertex's value loaded with the row's first arcs; hands every
-// target whose value fell into `range` to hold(), with its row bounds (Meyer & Sanders' relax).
+// `stride` apart; hands every target whose value fell into `range` to hold(), with its row
+// bounds (Meyer & Sanders' relax). `now` is the row's vertex's value or where it lies: a row
+// whose vertex has fallen below item.x since it was queued is dropped (superseded: its lowerer
+// holds it). Returns false when this lane dropped it.
 // w is read with plain loads while other threads lower it with atomics: a stale value costs
-// work, never an answer, because whoever lowers an index holds it (hold()). A row whose vertex
-// has fallen below item.x since it was queued is dropped (superseded: its lowerer holds it).
-// Latency first (a local round waits for its slowest row): each target's row bounds are loaded
-// beside its atomic, so an improved target is pushed without loading them later. `filter` adds
-// a load of w[v] before each atomic: two round trips where one does, but it skips the atomics
-// of a wide frontier whose candidates mostly do not improve (without it uniform-4M took 28.6 ms
-// against 13.0: bench/results/h100-run6/results.csv against run5's).
-template <class S, class W, class Hold>
-__device__ __forceinline__ void push_row(const closure_args<W>& c, const closure_item<W>& item,
-                                         W now, bool filter, unsigned offset, unsigned stride,
+// work, never an answer, because whoever lowers an index holds it (hold()).
+// Latency first (a local round waits for its slowest row): a vertex's value given by address
+// is loaded after the row's arcs, so that both loads are in flight at once, and each target's
+// row bounds beside its atomic: a local round's hop waits for two round trips, not three or
+// four (bench/results/h200-run54/NOTES.md). `filter` adds a load of w[v] before each atomic:
+// two round trips where one does, but it skips the atomics of a wide frontier whose candidates
+// mostly do not improve (without it uniform-4M took 28.6 ms against 13.0:
+// bench/results/h100-run6/results.csv against run5's).
+template <class S, class W, class Now, class Hold>
+__device__ __forceinline__ bool push_row(const closure_args<W>& c, const closure_item<W>& item,
+                                         Now now, bool filter, unsigned offset, unsigned stride,
                                          const value_range<W>& range, Hold&& hold) {
   for (arc_index arc = item.first + offset; arc < item.last; arc += stride) {
     const vertex v = c.a.columns[arc];
     const W x = S::mul(item.x, c.a.weights[arc]);
-    if (now < item.x) return;
+    if (value_now(now) < item.x) return false;
     if (filter && !(x < c.w[v])) continue;
     const arc_index first = c.ranges.first(v), last = c.ranges.last(v);
     const W old = S::atomic_add(&c.w[v], x);
     if (x < old && in_range(x, range)) hold(closure_item<W>{v, x, first, last});
   }
+  return true;
 }
 
 }  // namespace tropic::detail
