@@ -50,14 +50,14 @@ __device__ __forceinline__ W value_now(const W* at) {
 // `stride` apart; hands every target whose value fell into `range` to hold(), with its row
 // bounds (Meyer & Sanders' relax). `now` is the row's vertex's value or where it lies: a row
 // whose vertex has fallen below item.x since it was queued is dropped (superseded: its lowerer
-// holds it). Returns false when this lane dropped it.
+// holds it). Returns false when this lane dropped it at its first arc.
 // w is read with plain loads while other threads lower it with atomics: a stale value costs
 // work, never an answer, because whoever lowers an index holds it (hold()).
 // Latency first (a local round waits for its slowest row): a vertex's value given by address
 // is loaded after the row's arcs, so that both loads are in flight at once, and each target's
-// row bounds beside its atomic: a local round's hop waits for two round trips, not three or
-// four (bench/results/h200-run54/NOTES.md). `filter` adds a load of w[v] before each atomic:
-// two round trips where one does, but it skips the atomics of a wide frontier whose candidates
+// row bounds beside its atomic: a local round's hop waits for two round trips, not three
+// (bench/results/h200-run54/NOTES.md). `filter` adds a load of w[v] before each atomic: two
+// round trips where one does, but it skips the atomics of a wide frontier whose candidates
 // mostly do not improve (without it uniform-4M took 28.6 ms against 13.0:
 // bench/results/h100-run6/results.csv against run5's).
 template <class S, class W, class Now, class Hold>
@@ -67,7 +67,7 @@ __device__ __forceinline__ bool push_row(const closure_args<W>& c, const closure
   for (arc_index arc = item.first + offset; arc < item.last; arc += stride) {
     const vertex v = c.a.columns[arc];
     const W x = S::mul(item.x, c.a.weights[arc]);
-    if (value_now(now) < item.x) return false;
+    if (value_now(now) < item.x) return arc != item.first + offset;
     if (filter && !(x < c.w[v])) continue;
     const arc_index first = c.ranges.first(v), last = c.ranges.last(v);
     const W old = S::atomic_add(&c.w[v], x);
