@@ -47,6 +47,20 @@ double median_solve(const device_matrix<std::uint32_t>& a, vertex s, const optio
   return ms[ms.size() / 2];
 }
 
+// delta_stepping's median_solve from s at Δ `delta` (0: automatic) under `limits`, its answer
+// checked against Dijkstra's distances `want`.
+double checked_solve(const csr<std::uint32_t>& g, const device_matrix<std::uint32_t>& a, vertex s,
+                     const std::vector<std::uint32_t>& want, double delta,
+                     const closure_limits& limits, int runs, const std::string& name,
+                     result<std::uint32_t>& r) {
+  options o;
+  o.algorithm = algorithm::delta_stepping;
+  o.delta = delta;
+  const double ms = median_solve(a, s, o, limits, descriptor{}, runs, r);
+  tune::answer_ok(g, s, want, r, name, failed);
+  return ms;
+}
+
 // From two sources that reach at least 1,000 vertices, every labelled descriptor's median solve
 // of 3 after a warm-up, printed with its steps, buckets, host round trips and vertex work.
 struct labelled_descriptor {
@@ -100,16 +114,13 @@ void closure_sweep() {
         for (unsigned rounds : {4u, 8u, 16u, 32u})
           for (unsigned lanes : {0u})
             for (unsigned blocks : {sm_count(), 2 * sm_count()}) {
-              options o;
-              o.algorithm = algorithm::delta_stepping;
-              o.delta = delta0 * factor;
               closure_limits limits;
               limits.local_rounds = rounds;
               limits.group_lanes = lanes;
               limits.blocks = blocks;
               result<std::uint32_t> r;
-              const double ms = median_solve(a, s, o, limits, descriptor{}, 3, r);
-              tune::answer_ok(g, s, want.distances, r, name, failed);
+              const double ms =
+                  checked_solve(g, a, s, want.distances, delta0 * factor, limits, 3, name, r);
               std::printf(
                   "%-16s src %-8u delta %9.4g x%g rounds %-3u lanes %u blocks %-3u "
                   "%9.3f ms  steps %7llu  buckets %6llu  device buckets %6llu  "
@@ -141,16 +152,13 @@ void queue_sweep() {
         for (unsigned rounds : {16u, 32u})
           for (unsigned lanes : {0u, 2u})
             for (unsigned per_sm : {2u, 4u}) {
-              options o;
-              o.algorithm = algorithm::delta_stepping;
               closure_limits limits;
               limits.queue_items = queue;
               limits.local_rounds = rounds;
               limits.group_lanes = lanes;
               limits.blocks = per_sm * sm_count();
               result<std::uint32_t> r;
-              const double ms = median_solve(a, s, o, limits, descriptor{}, 5, r);
-              tune::answer_ok(g, s, want.distances, r, name, failed);
+              const double ms = checked_solve(g, a, s, want.distances, 0, limits, 5, name, r);
               std::printf(
                   "%-20s src %-8u queue %-3u rounds %-2u lanes %u blocks/SM %u %9.3f ms  "
                   "steps %5llu  buckets %4llu  work %5.2f\n",
@@ -244,14 +252,11 @@ void grid_anatomy() {
                                                     {true, 4u},
                                                     {true, 64u}};
       for (const auto& [prefetch, rounds] : variants) {
-        options o;
-        o.algorithm = algorithm::delta_stepping;
         closure_limits limits;
         limits.prefetch_queued_rows = prefetch;
         limits.local_rounds = rounds;
         result<std::uint32_t> r;
-        const double ms = median_solve(a, s, o, limits, descriptor{}, 5, r);
-        tune::answer_ok(g, s, want.distances, r, name, failed);
+        const double ms = checked_solve(g, a, s, want.distances, 0, limits, 5, name, r);
         std::printf(
             "%-20s src %-8u prefetch %d rounds %-3u %9.3f ms  steps %6llu  buckets %5llu  "
             "device buckets %5llu  work %5.2f\n",
