@@ -138,14 +138,14 @@ __device__ __forceinline__ bool keep(local_queue<W>& lq, int q, const closure_it
 // sweeps), a push and a row-length scan.
 //
 // A round is one push_row per kept row, a group of k.local_lanes lanes each (delta-stepping's
-// light closure does the same, semiring/grid.cuh): the row's arcs are loaded beside its
-// vertex's distance, and each target's row bounds beside its atomic, so a target kept for the
-// next round needs no further load. Rows lowered in the local rounds are held by this block
-// alone (not queued) while they stay here; rows for other buckets, long rows and rows beyond
-// the queue's capacity are pushed at once, and whatever is still held when the rounds stop is
-// pushed then, unless its vertex has fallen further since (whoever lowered it holds it). The
-// chunk is reported complete only after its local rounds, so its bucket, which the held rows
-// belong to, is still the head or behind it: the chunk's view of the head files them.
+// light closure does the same, semiring/grid.cuh): each target's row bounds are loaded beside
+// its atomic, so a target kept for the next round needs no further load. Rows lowered in the
+// local rounds are held by this block alone (not queued) while they stay here; rows for other
+// buckets, long rows and rows beyond the queue's capacity are pushed at once, and whatever is
+// still held when the rounds stop is pushed then, unless its vertex has fallen further since
+// (whoever lowered it holds it). The chunk is reported complete only after its local rounds, so
+// its bucket, which the held rows belong to, is still the head or behind it: the chunk's view of
+// the head files them.
 //
 // The rounds stop after adds_tuning::local_rounds rounds, or when a round offers more rows than
 // adds_tuning::local_passes passes of the block's lane groups take: a wavefront widening
@@ -155,8 +155,11 @@ __device__ __forceinline__ bool keep(local_queue<W>& lq, int q, const closure_it
 // A kept row is skipped when its vertex has fallen below the row's value (superseded: the one
 // that lowered it holds it) or was relaxed at a distance no larger than the row's already (its
 // queued copy, taken by another WTB first: `processed`); a relaxed row lowers `processed` to its
-// value, so that its queued copies are skipped on arrival. The two loads go beside the row's
-// arcs; the store is a reduction nobody waits for.
+// value, so that its queued copies are skipped on arrival. The store is a reduction nobody
+// waits for. The row's arcs are loaded only after the group has agreed on the two loads (one
+// view for all its lanes, by a shuffle): three dependent round trips a hop where
+// delta-stepping's closure has two (bench/results/h200-run54/NOTES.md, which also has an L1
+// prefetch of the arcs that did not pay).
 template <class W>
 __device__ void local_rounds(const kernel_args<W>& k, local_queue<W>& lq, const head_view& h,
                              unsigned bucket, unsigned long long& my_vertices,
