@@ -27,13 +27,6 @@ using namespace tropic;
 namespace {
 
 template <class W>
-__global__ void fill_typed(W* x, vertex n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    x[i] = W((i * 2654435761u) % 1000u + 1u);
-}
-
-template <class W>
 bool same(const std::vector<W>& want, const std::vector<W>& got, bool exact) {
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (want[i] == got[i]) continue;
@@ -66,7 +59,7 @@ void sweep(const char* name, const csr<float>& g, cudaStream_t stream) {
   const csr_view<W> v = a.view();
   const vertex n = v.n;
   dense_vector<W> x(n, stream), y(n, stream);
-  fill_typed<<<1024, 256, 0, stream>>>(x.data(), n);
+  tune::fill_input<<<1024, 256, 0, stream>>>(x.data(), n);
   const matrix_operand<W> op{&a, row_part::all, nullptr};
   descriptor d;
   d.pull = pull_method::merge_path;  // short rows would take pull_group_per_row

@@ -23,10 +23,11 @@
 namespace tropic::tune {
 
 // x[i] = 1..1000, a hash of i: finite and non-zero (never time on all-zero data).
-__global__ void fill_input(float* x, vertex n) {
+template <class W>
+__global__ void fill_input(W* x, vertex n) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x)
-    x[i] = float((i * 2654435761u) % 1000u) + 1.0f;
+    x[i] = W((i * 2654435761u) % 1000u + 1u);
 }
 
 template <class Out>
