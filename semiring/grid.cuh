@@ -22,6 +22,7 @@ namespace tropic::grid {
 
 using detail::closure_args;  // the operand of the pushes (agents/push_row.cuh)
 using detail::closure_item;  // a row to push: vertex, value, row bounds
+using detail::queued_row;    // the same in a block's queue, with the arcs it carries
 using detail::list_once;     // appends an index to a list once per stamp (operators.cuh)
 
 // The threads of every persistent kernel's block: __launch_bounds__(grid::block_threads).
@@ -43,7 +44,7 @@ __device__ __forceinline__ void sync() {
 // current push_list set aside for the whole block.
 template <class W>
 struct block_queues {
-  closure_item<W> queue[2][tuning::closure_queue_items];
+  queued_row<W> queue[2][tuning::closure_queue_items];
   unsigned queued[2];
   closure_item<W> long_rows[long_rows_per_block];
   unsigned long_count;
@@ -184,20 +185,29 @@ __device__ void closure(const closure_args<W>& c, block_queues<W>& sh, const val
     unsigned long long* next_count = c.counts[(step + 1) % 3];
     // An improvement into the range: to this block's queue while it has room, else listed for
     // the next step.
-    auto hold = [&](const closure_item<W>& item) {
+    auto hold = [&](const queued_row<W>& row) {
       const unsigned slot = atomicAdd(&sh.queued[out], 1u);
       if (slot < capacity) {
-        sh.queue[out][slot] = item;
-        if (c.limits.prefetch_queued_rows && item.first < item.last) {
-          asm volatile("prefetch.global.L2 [%0];" ::"l"(c.a.columns + item.first));
-          asm volatile("prefetch.global.L2 [%0];" ::"l"(c.a.weights + item.first));
+        sh.queue[out][slot] = row;
+        if (c.limits.prefetch_queued_rows && row.carried == 0 && row.first < row.last) {
+          asm volatile("prefetch.global.L2 [%0];" ::"l"(c.a.columns + row.first));
+          asm volatile("prefetch.global.L2 [%0];" ::"l"(c.a.weights + row.first));
         }
       } else {
-        list_once(item.v, c.stamps, stamp, next, next_count);
+        list_once(row.v, c.stamps, stamp, next, next_count);
       }
     };
     // Frontier k, a group of lanes per row (hubs by their block).
-    push_list<S, Group>(c, sh, st, c.lists[step % 2], size, range, hold);
+    push_list<S, Group>(c, sh, st, c.lists[step % 2], size, range,
+                        [&](const closure_item<W>& item) {
+                          queued_row<W> row;
+                          row.v = item.v;
+                          row.x = item.x;
+                          row.first = item.first;
+                          row.last = item.last;
+                          row.carried = 0;
+                          hold(row);
+                        });
     for (unsigned round = 0;; ++round) {
       __syncthreads();  // the queue's rows are written, the other queue's read
       const unsigned filled = min(sh.queued[out], capacity);
@@ -214,14 +224,12 @@ __device__ void closure(const closure_args<W>& c, block_queues<W>& sh, const val
         break;
       }
       for (unsigned k = threadIdx.x / Group; k < filled; k += blockDim.x / Group) {
-        const closure_item<W> item = sh.queue[in][k];
-        // The row's vertex's value is loaded with its arcs (push_row): a hop's latency.
-        bool live = detail::push_row<S>(c, item, static_cast<const W*>(c.w + item.v), false,
-                                        lane, Group, range, hold);
-        if (lane == 0 && item.first == item.last) live = !(c.w[item.v] < item.x);
+        const queued_row<W>& row = sh.queue[in][k];
+        bool live = detail::push_queued<S, Group>(c, row, lane, range, hold);
+        if (lane == 0 && row.first == row.last) live = !(c.w[row.v] < row.x);
         if (lane == 0 && live) {
           ++st.local_rows;
-          st.arcs += item.last - item.first;
+          st.arcs += row.last - row.first;
         }
       }
     }
@@ -318,6 +326,7 @@ closure_args<W> closure_args_of(const matrix_operand<W>& a, dense_vector<W>& w, 
   if (limits.local_frontier == closure_limits::per_device)
     limits.local_frontier = tuning::closure_local_frontier_per_sm * detail::sm_count();
   const csr_view<W> view = a.a->view();
+  const bool carry = limits.carry_arcs && limits.local_rounds > 0 && a.part == row_part::light;
   return closure_args<W>{view,
                          detail::ranges_of(view, a, false),
                          w.data(),
@@ -325,7 +334,8 @@ closure_args<W> closure_args_of(const matrix_operand<W>& a, dense_vector<W>& w, 
                          {in.count(), spare.count(), ctx.closure_scratch()},
                          ctx.stamps(w.size()),
                          ctx.arcs_scanned(),
-                         limits};
+                         limits,
+                         carry ? a.split->light_successors(*a.a, ctx) : nullptr};
 }
 
 // Launches a kernel whose blocks meet at grid barriers: cooperatively (all its blocks resident

@@ -196,15 +196,19 @@ TEST_SUITE("delta_stepping") {
                      std::uint32_t, float) {
     TROPIC_REQUIRE_GPU();
     // Level-synchronous (0 rounds), a queue of one pair (everything else spills to the next
-    // step), a few rounds, the defaults, and rounds until the queue runs dry; on the device-driven
-    // loop, where the closure runs. Each answer against Dijkstra, and all identical.
+    // step), a few rounds, the defaults, rounds until the queue runs dry, and the defaults
+    // without carried arcs (the path of matrices too large for successor words); on the
+    // device-driven loop, where the closure runs. Each answer against Dijkstra, all identical.
     const csr<W> graphs[] = {generate_grid<W>(150, 110, 8), generate_kronecker<W>(12, 16, 9),
                              generate_uniform<W>(6000, 3, 10)};
+    closure_limits uncarried;
+    uncarried.carry_arcs = false;
     const closure_limits settings[] = {{0, tuning::closure_queue_items},
                                        {8, 1},
                                        {3, 37},
                                        {},
-                                       {~0u, tuning::closure_queue_items}};
+                                       {~0u, tuning::closure_queue_items},
+                                       uncarried};
     for (const auto& g : graphs) {
       CAPTURE(g.n);
       const device_matrix<W> a(g);
@@ -220,6 +224,7 @@ TEST_SUITE("delta_stepping") {
           CAPTURE(delta);
           CAPTURE(limits.local_rounds);
           CAPTURE(limits.queue_items);
+          CAPTURE(limits.carry_arcs);
           const auto got = detail::delta_stepping_configured(a, 2, o, limits, descriptor{});
           CHECK(verify(g, 2, want.distances, got) == "");
           if (first.empty()) first = got.distances;
