@@ -4,9 +4,11 @@
 // pull_arc_ratio). Each answer is verified against the CPU Dijkstra. Built by the `tune`
 // target; on a GPU machine, from the build folder:
 //   bench/tune/tune_delta_stepping 'closure sweep'     (or 'direction sweep', 'direction arc
-//   sweep', 'grid anatomy', 'queue sweep', 'hop latency'; several, or none for all)
+//   sweep', 'grid anatomy', 'queue sweep', 'hop latency', 'round trips'; several, or none)
 // Graphs: the bench's generated graphs (seed 1) and the shared real graphs that are present.
 #include <cuda_runtime.h>
+
+#include <cuda/atomic>
 
 #include <algorithm>
 #include <cstdint>
@@ -137,10 +139,11 @@ void closure_sweep() {
   tune::for_each_shared_graph(shared_graphs, sweep);
 }
 
-// "queue sweep": the closure's queue on graphs of short rows (grid:2048:2048, the road and mesh
-// graphs), two sources each: a block's queue capacity (closure_limits::queue_items; rows beyond
-// it are listed for the next step, where the whole grid shares them) x local rounds x lanes
-// per row x blocks per SM, the automatic Δ; the median of 5 runs, global steps and vertex work.
+// "queue sweep": the closure's queue on graphs of short rows (grids 2048² and 4096², the road and
+// mesh graphs), two sources each: a block's queue capacity (closure_limits::queue_items; rows
+// beyond it are listed for the next step, where the whole grid shares them) x arcs carried or
+// not (closure_limits::carry_arcs) x blocks per SM, the automatic Δ, local rounds and lanes;
+// the median of 5 runs, global steps and vertex work.
 void queue_sweep() {
   auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
     const device_matrix<std::uint32_t> a(g);
@@ -148,28 +151,27 @@ void queue_sweep() {
     for (vertex s : {vertex(0), vertex(g.n / 2 + 17)}) {
       const auto want = dijkstra(g, s, false);
       const std::uint64_t reached = tune::reached(want.distances);
-      for (unsigned queue : {32u, 64u, 128u, 256u, 512u})
-        for (unsigned rounds : {16u, 32u})
-          for (unsigned lanes : {0u, 2u})
-            for (unsigned per_sm : {2u, 4u}) {
-              closure_limits limits;
-              limits.queue_items = queue;
-              limits.local_rounds = rounds;
-              limits.group_lanes = lanes;
-              limits.blocks = per_sm * sm_count();
-              result<std::uint32_t> r;
-              const double ms = checked_solve(g, a, s, want.distances, 0, limits, 5, name, r);
-              std::printf(
-                  "%-20s src %-8u queue %-3u rounds %-2u lanes %u blocks/SM %u %9.3f ms  "
-                  "steps %5llu  buckets %4llu  work %5.2f\n",
-                  name.c_str(), s, queue, rounds, lanes, per_sm, ms,
-                  (unsigned long long)r.stats.iterations, (unsigned long long)r.stats.buckets,
-                  double(r.stats.vertices_relaxed) / double(reached));
-              std::fflush(stdout);
-            }
+      for (unsigned queue : {64u, 128u, tuning::closure_queue_items})
+        for (bool carry : {false, true})
+          for (unsigned per_sm : {2u, 4u}) {
+            closure_limits limits;
+            limits.queue_items = queue;
+            limits.carry_arcs = carry;
+            limits.blocks = per_sm * sm_count();
+            result<std::uint32_t> r;
+            const double ms = checked_solve(g, a, s, want.distances, 0, limits, 5, name, r);
+            std::printf(
+                "%-20s src %-8u queue %-3u carry %d blocks/SM %u %9.3f ms  steps %5llu  "
+                "buckets %4llu  work %5.2f\n",
+                name.c_str(), s, queue, int(carry), per_sm, ms,
+                (unsigned long long)r.stats.iterations, (unsigned long long)r.stats.buckets,
+                double(r.stats.vertices_relaxed) / double(reached));
+            std::fflush(stdout);
+          }
     }
   };
   sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
+  sweep("grid:4096:4096", generate<std::uint32_t>("grid:4096:4096", 1));
   tune::for_each_shared_graph(shared_graphs, sweep);
 }
 
@@ -275,7 +277,8 @@ void grid_anatomy() {
 // frontiers. `width` paths of `length` unit arcs from vertex 0, at Δ = ∞ (one bucket): with
 // local rounds until the queue runs dry the whole search is one step of `length` rounds, each
 // round `width` rows in the first block's queue; with 16 rounds and none, the steps' own cost
-// shows beside it. Median of 5.
+// shows beside it. Local rounds with and without carried arcs (closure_limits::carry_arcs).
+// Median of 5.
 void hop_latency() {
   for (vertex width : {vertex(1), vertex(64), vertex(1024)}) {
     const vertex length = 2000;
@@ -289,22 +292,122 @@ void hop_latency() {
     const csr<std::uint32_t> g = build_csr(arcs);
     const device_matrix<std::uint32_t> a(g);
     const auto want = dijkstra(g, 0, false);
-    for (unsigned rounds : {~0u, 16u, 0u}) {
-      options o;
-      o.algorithm = algorithm::delta_stepping;
-      o.delta = std::numeric_limits<double>::infinity();
-      o.loop = loop_control::device;
-      closure_limits limits;
-      limits.local_rounds = rounds;
-      result<std::uint32_t> r;
-      const double ms = median_solve(a, 0, o, limits, descriptor{}, 5, r);
-      tune::answer_ok(g, 0, want.distances, r, "paths", failed);
-      std::printf("%5u paths of %u  rounds %-10u %8.3f ms  steps %5llu  %6.3f us per hop\n",
-                  width, length, rounds, ms, (unsigned long long)r.stats.iterations,
-                  1000.0 * ms / double(length));
-      std::fflush(stdout);
+    for (unsigned rounds : {~0u, 16u, 0u})
+      for (bool carry : {false, true}) {
+        if (rounds == 0 && carry) continue;  // no local rounds: nothing carried
+        options o;
+        o.algorithm = algorithm::delta_stepping;
+        o.delta = std::numeric_limits<double>::infinity();
+        o.loop = loop_control::device;
+        closure_limits limits;
+        limits.local_rounds = rounds;
+        limits.carry_arcs = carry;
+        result<std::uint32_t> r;
+        const double ms = median_solve(a, 0, o, limits, descriptor{}, 5, r);
+        tune::answer_ok(g, 0, want.distances, r, "paths", failed);
+        std::printf(
+            "%5u paths of %u  rounds %-10u carry %d %8.3f ms  steps %5llu  %6.3f us per hop\n",
+            width, length, rounds, int(carry), ms, (unsigned long long)r.stats.iterations,
+            1000.0 * ms / double(length));
+        std::fflush(stdout);
+      }
+  }
+}
+
+// One thread's chain of `hops` dependent accesses to a 4 MB array (in L2 after the first pass):
+// an L2 load (ld.global.cg, past L1), a relaxed device-scope load (as value_now), or an atomic
+// min that returns the old value (as a push); a load and an atomic issued together (a hop that
+// overlaps them costs the slower); or a block's chain of barriers; or a local round's skeleton:
+// thread 0's atomic, its slot in a shared queue, the barriers, the queue read back.
+enum class access { load, relaxed_load, atomic, barrier, round, load_atomic, relaxed_atomic };
+__global__ void chase(unsigned* next, unsigned hops, access kind, unsigned* out) {
+  __shared__ unsigned queued, queue[4];
+  if (threadIdx.x == 0) queued = 0;
+  __syncthreads();
+  unsigned i = threadIdx.x;
+  for (unsigned h = 0; h < hops; ++h) {
+    switch (kind) {
+      case access::round:
+        if (threadIdx.x == 0) queue[atomicAdd(&queued, 1u) % 4] = atomicMin(next + i, ~0u);
+        __syncthreads();
+        i = queue[(queued - 1) % 4];
+        __syncthreads();
+        if (threadIdx.x == 0) queued = 0;
+        break;
+      case access::load:
+        i = __ldcg(next + i);
+        break;
+      case access::relaxed_load:
+        i = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(next[i]).load(
+            cuda::memory_order_relaxed);
+        break;
+      case access::atomic:
+        i = atomicMin(next + i, ~0u);  // never lowers: next[i] stays the chain's link
+        break;
+      case access::load_atomic:  // both at once: the hop costs the slower, if they overlap
+        i = __ldcg(next + i) ^ atomicMin(next + (i ^ 1), ~0u) ^ next[i ^ 1];
+        break;
+      case access::relaxed_atomic:
+        i = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(next[i]).load(
+                cuda::memory_order_relaxed) ^
+            atomicMin(next + (i ^ 1), ~0u) ^ next[i ^ 1];
+        break;
+      case access::barrier:
+        __syncthreads();
+        i += h;
+        break;
     }
   }
+  if (i == ~0u) *out = i;  // keeps the chain alive
+}
+
+// "round trips": what a hop's parts cost alone (chase), one thread's chain or 256 threads' side
+// by side in one block: the median of 5 timed launches of 100,000 hops over a random cycle
+// through 1M entries, after a warm-up launch, in ns a hop.
+void round_trips() {
+  const unsigned entries = 1u << 20, hops = 100000;
+  std::vector<unsigned> cycle(entries), next(entries);
+  for (unsigned k = 0; k < entries; ++k) cycle[k] = k;
+  std::uint64_t state = 12345;
+  for (unsigned k = entries - 1; k > 0; --k) {  // Fisher-Yates with a fixed LCG
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    std::swap(cycle[k], cycle[(state >> 33) % (k + 1)]);
+  }
+  for (unsigned k = 0; k < entries; ++k) next[cycle[k]] = cycle[(k + 1) % entries];
+  unsigned *d_next = nullptr, *d_out = nullptr;
+  cudaMalloc(&d_next, entries * sizeof(unsigned));
+  cudaMalloc(&d_out, sizeof(unsigned));
+  cudaMemcpy(d_next, next.data(), entries * sizeof(unsigned), cudaMemcpyHostToDevice);
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  const std::pair<const char*, access> kinds[] = {{"L2 load (ld.cg)", access::load},
+                                                  {"relaxed device load", access::relaxed_load},
+                                                  {"atomic min, returned", access::atomic},
+                                                  {"block barrier", access::barrier},
+                                                  {"local round skeleton", access::round},
+                                                  {"L2 load + atomic", access::load_atomic},
+                                                  {"relaxed load + atomic",
+                                                   access::relaxed_atomic}};
+  for (const auto& [label, kind] : kinds)
+    for (unsigned threads : {1u, 256u}) {
+      std::vector<float> ms;
+      for (int run = 0; run < 6; ++run) {
+        cudaEventRecord(start);
+        chase<<<1, threads>>>(d_next, hops, kind, d_out);
+        cudaEventRecord(stop);
+        cudaEventSynchronize(stop);
+        float t = 0;
+        cudaEventElapsedTime(&t, start, stop);
+        if (run > 0) ms.push_back(t);
+      }
+      std::sort(ms.begin(), ms.end());
+      std::printf("%-22s threads %3u  %7.1f ns a hop\n", label, threads,
+                  1e6 * ms[ms.size() / 2] / hops);
+    }
+  if (cudaGetLastError() != cudaSuccess) failed = true;
+  cudaFree(d_next);
+  cudaFree(d_out);
 }
 
 }  // namespace
@@ -316,6 +419,7 @@ int main(int argc, char** argv) {
                            {"direction arc sweep", direction_arc_sweep},
                            {"grid anatomy", grid_anatomy},
                            {"queue sweep", queue_sweep},
-                           {"hop latency", hop_latency}},
+                           {"hop latency", hop_latency},
+                           {"round trips", round_trips}},
                           failed);
 }
