@@ -100,8 +100,9 @@ struct queued_row {
 // successor words, whose row bounds are loaded here); hands v to hold() when x fell into
 // `range`, with as many of v's arcs as the queue carries. Their loads go out beside the atomic,
 // so a local round's hop waits for one round trip, not two: speculative, and dropped when the
-// atomic does not improve. The loads come before the atomic in program order: issued after
-// it, they waited for it (NY and the grids 13-16% slower: bench/results/h200-run55/NOTES.md).
+// atomic does not improve. The loads come before the atomic in program order: two builds that
+// issued them after it were 13-17% slower on NY and the grids, most likely because they waited
+// for it (bench/results/h200-run55/NOTES.md).
 template <class S, class W, class Hold>
 __device__ __forceinline__ void relax_carrying(const closure_args<W>& c, vertex v, W x,
                                                std::uint32_t next, const value_range<W>& range,
@@ -138,9 +139,8 @@ __device__ __forceinline__ void relax_carrying(const closure_args<W>& c, vertex 
 // value, loaded beside its atomics, only keeps a superseded row from holding what it improved:
 // the row's lower value, pushed by whoever lowered it, improves those targets again and holds
 // them (without this a grid's rows pushed rose from 3.7 to 5.8 a vertex). A plain load: a stale
-// value costs only work. One loop for carried and loaded arcs, so that a warp's lanes issue
-// their atomics together (bench/results/h200-run55/NOTES.md). Returns false when this lane
-// dropped the row.
+// value costs only work (bench/results/h200-run55/NOTES.md). Returns false when this lane dropped
+// the row.
 template <class S, int Group, class W, class Hold>
 __device__ __forceinline__ bool push_queued(const closure_args<W>& c, const queued_row<W>& row,
                                             unsigned lane, const value_range<W>& range,
