@@ -199,15 +199,7 @@ __device__ void closure(const closure_args<W>& c, block_queues<W>& sh, const val
     };
     // Frontier k, a group of lanes per row (hubs by their block).
     push_list<S, Group>(c, sh, st, c.lists[step % 2], size, range,
-                        [&](const closure_item<W>& item) {
-                          queued_row<W> row;
-                          row.v = item.v;
-                          row.x = item.x;
-                          row.first = item.first;
-                          row.last = item.last;
-                          row.carried = 0;
-                          hold(row);
-                        });
+                        [&](const closure_item<W>& item) { hold(detail::uncarried(item)); });
     for (unsigned round = 0;; ++round) {
       __syncthreads();  // the queue's rows are written, the other queue's read
       const unsigned filled = min(sh.queued[out], capacity);

@@ -96,6 +96,18 @@ struct queued_row {
   std::uint32_t successors[carried_arcs];
 };
 
+// A row from a frontier's push (push_row's closure_item), queued with no arcs carried.
+template <class W>
+__device__ __forceinline__ queued_row<W> uncarried(const closure_item<W>& item) {
+  queued_row<W> row;
+  row.v = item.v;
+  row.carried = 0;
+  row.x = item.x;
+  row.first = item.first;
+  row.last = item.last;
+  return row;
+}
+
 // w[v] = min(w[v], x) for a light arc to v whose successor word is `next` (or, without
 // successor words, whose row bounds are loaded here); hands v to hold() when x fell into
 // `range`, with as many of v's arcs as the queue carries. Their loads go out beside the atomic,
