@@ -217,11 +217,14 @@ __device__ void closure(const closure_args<W>& c, block_queues<W>& sh, const val
       }
       for (unsigned k = threadIdx.x / Group; k < filled; k += blockDim.x / Group) {
         const queued_row<W>& row = sh.queue[in][k];
+        const vertex u = row.v;  // in registers before the pushes' holds write the other queue
+        const W x = row.x;
+        const arc_index length = row.last - row.first;
         bool live = detail::push_queued<S, Group>(c, row, lane, range, hold);
-        if (lane == 0 && row.first == row.last) live = !(c.w[row.v] < row.x);
+        if (lane == 0 && length == 0) live = !(c.w[u] < x);
         if (lane == 0 && live) {
           ++st.local_rows;
-          st.arcs += row.last - row.first;
+          st.arcs += length;
         }
       }
     }
