@@ -140,9 +140,9 @@ W device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& s
     TROPIC_CUDA_CHECK(cudaMemcpyAsync(B.count(), &k, sizeof k, cudaMemcpyHostToDevice, stream));
   }
   // AL and AH: the light and heavy rows of A, pushed into t through the worklists B, B_next.
-  // Arcs carried in the queues (successor words, 4 B an arc) only when the loop runs from the
-  // start (deep graphs, where a hop's latency is the time): after a hand-over the host loop's
-  // lists are still held, and the words put a uniform graph over issue 36's memory budget.
+  // Arcs carried in the queues (successor words, 4 B an arc), when asked for, only when the loop
+  // runs from the start (deep graphs, where a hop's latency is the time): after a hand-over the
+  // host loop's lists are still held, and the words put a uniform graph over issue 36's budget.
   closure_limits limits = closure;
   if (frontier) limits.carry_arcs = false;
   auto operand = [&](row_part part) {

@@ -63,8 +63,10 @@ struct closure_limits {
   bool prefetch_queued_rows = true;
   // Light pushes: load a queued row's first arcs beside the atomic that queues it (its successor
   // words, light_heavy_split::light_successors: 4 bytes an arc), so that a local round's hop
-  // waits for one round trip; bench/results/h200-run55/NOTES.md.
-  bool carry_arcs = true;
+  // waits for one round trip (bench/results/h200-run55/NOTES.md). Off: once a queued row's
+  // push read its entry once, rows without carried arcs were as fast on USA-road-NY and mdual
+  // and 5-9% faster on the grids, with less work (bench/results/h200-run56/NOTES.md).
+  bool carry_arcs = false;
 };
 
 template <class S, class W = typename S::value_type>

@@ -196,19 +196,20 @@ TEST_SUITE("delta_stepping") {
                      std::uint32_t, float) {
     TROPIC_REQUIRE_GPU();
     // Level-synchronous (0 rounds), a queue of one pair (everything else spills to the next
-    // step), a few rounds, the defaults, rounds until the queue runs dry, and the defaults
-    // without carried arcs (the path of matrices too large for successor words); on the
-    // device-driven loop, where the closure runs. Each answer against Dijkstra, all identical.
+    // step), a few rounds, the defaults, rounds until the queue runs dry, and those two with
+    // carried arcs (closure_limits::carry_arcs, off by default); on the device-driven loop, where
+    // the closure runs. Each answer against Dijkstra, all identical.
     const csr<W> graphs[] = {generate_grid<W>(150, 110, 8), generate_kronecker<W>(12, 16, 9),
                              generate_uniform<W>(6000, 3, 10)};
-    closure_limits uncarried;
-    uncarried.carry_arcs = false;
+    closure_limits carried, carried_until_dry{~0u, tuning::closure_queue_items};
+    carried.carry_arcs = carried_until_dry.carry_arcs = true;
     const closure_limits settings[] = {{0, tuning::closure_queue_items},
                                        {8, 1},
                                        {3, 37},
                                        {},
                                        {~0u, tuning::closure_queue_items},
-                                       uncarried};
+                                       carried,
+                                       carried_until_dry};
     for (const auto& g : graphs) {
       CAPTURE(g.n);
       const device_matrix<W> a(g);
