@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run 56, call 7 (one H200): babc67e's library against the same with closure_limits::carry_arcs
-# off by default (nooff = babc67e, off = the new default), the bench, alternating, twice, every
+# off by default (builds babc67e and off, the new default), the bench, alternating, twice, every
 # row checked by the certificate.
 source build-carry/setup.sh
 tar -xJf build-carry/b7.tar.xz
