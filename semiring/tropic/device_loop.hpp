@@ -65,7 +65,7 @@ struct closure_limits {
   // words, light_heavy_split::light_successors: 4 bytes an arc), so that a local round's hop
   // waits for one round trip (bench/results/h200-run55/NOTES.md). Off: once a queued row's
   // push read its entry once, rows without carried arcs were as fast on USA-road-NY and mdual
-  // and 5-9% faster on the grids, with less work (bench/results/h200-run56/NOTES.md).
+  // and 5-10% faster on the grids, with less work (bench/results/h200-run56/NOTES.md).
   bool carry_arcs = false;
 };
 
