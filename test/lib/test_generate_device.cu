@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "device_download.hpp"
 #include "gpu_test.hpp"
 #include "tropic/device_matrix.hpp"
 #include "tropic/error.hpp"
@@ -16,16 +17,9 @@
 #include "tropic/partition.hpp"
 
 using namespace tropic;
+using tropic::testing::download;
 
 namespace {
-
-template <class T>
-std::vector<T> download(const T* data, std::size_t count) {
-  std::vector<T> h(count);
-  if (count) REQUIRE(cudaMemcpy(h.data(), data, count * sizeof(T), cudaMemcpyDeviceToHost) ==
-                     cudaSuccess);
-  return h;
-}
 
 template <class W>
 void check_same(const device_matrix<W>& got, const device_matrix<W>& want) {

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 #include <vector>
 
+#include "device_download.hpp"
 #include "gpu_test.hpp"
 #include "tropic/device_loop.hpp"
 #include "tropic/error.hpp"
@@ -16,6 +16,7 @@
 #include "tropic/semiring.hpp"
 
 using namespace tropic;
+using tropic::testing::download;
 
 namespace {
 
@@ -59,15 +60,10 @@ TEST_SUITE("operators") {
     const std::uint32_t* words = split.light_successors(a, ctx);
     REQUIRE(words != nullptr);
     const csr_view<std::uint32_t> view = a.view();
-    auto host = [&](const auto* device, std::size_t count) {
-      std::vector<std::remove_const_t<std::remove_pointer_t<decltype(device)>>> h(count);
-      copy_to_host(h.data(), device, count * sizeof h[0], stream);
-      return h;
-    };
-    const auto offsets = host(view.row_offsets, std::size_t(view.n) + 1);
-    const auto columns = host(view.columns, view.arcs);
-    const auto rows = host(split.rows(), view.n);
-    const auto got = host(words, view.arcs);
+    const auto offsets = download(view.row_offsets, std::size_t(view.n) + 1, stream);
+    const auto columns = download(view.columns, view.arcs, stream);
+    const auto rows = download(split.rows(), view.n, stream);
+    const auto got = download(words, view.arcs, stream);
     std::size_t saturated = 0;
     for (arc_index e = 0; e < view.arcs; ++e) {
       const vertex v = columns[e];

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "device_download.hpp"
 #include "gpu_test.hpp"
 #include "operator_checks.hpp"
 #include "random_graphs.hpp"
@@ -21,17 +22,11 @@
 
 using namespace tropic;
 using tropic::testing::check_vxm_mxv;
+using tropic::testing::download;
 using tropic::testing::star;
 using tropic::testing::vxm_choice;
 
 namespace {
-
-std::vector<vertex> download(const vertex* device, std::size_t count) {
-  std::vector<vertex> h(count);
-  if (count)
-    TROPIC_CUDA_CHECK(cudaMemcpy(h.data(), device, count * sizeof(vertex), cudaMemcpyDeviceToHost));
-  return h;
-}
 
 // The arc->source array: row u repeated once per arc of u (rows keep their arcs when sorted by
 // weight, so this depends on the offsets alone).
