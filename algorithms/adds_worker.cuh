@@ -171,7 +171,7 @@ __device__ void local_rounds(const kernel_args<W>& k, local_queue<W>& lq, const 
   constexpr W lowest = std::numeric_limits<W>::lowest();
   const closure_args<W> c{
       k.a, row_ranges{k.a.row_offsets, nullptr, row_part::all}, k.dist, {}, {}, nullptr, nullptr,
-      {}, nullptr};
+      {}};
   const value_range<W> any_value{};  // every improvement is kept or pushed
   const auto hold = [&](int q, const closure_item<W>& item) {
     if (item.x > k.cutoff) return;  // beyond the cutoff: never expanded (masked at the end)

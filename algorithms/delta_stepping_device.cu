@@ -40,7 +40,8 @@ struct bucket_loop_args {
 // barriers marked "lengths read" keep a fast block's appends from sending a slow block down
 // another path to a different barrier (a hang).
 template <class W, int Group>
-__global__ void __launch_bounds__(grid::block_threads) bucket_loop(bucket_loop_args<W> b) {
+__global__ void __launch_bounds__(grid::block_threads, grid::blocks_per_sm)
+    bucket_loop(bucket_loop_args<W> b) {
   using S = min_plus<W>;
   __shared__ grid::block_queues<W> sh;
   grid::loop_state st;
@@ -140,13 +141,8 @@ W device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& s
     TROPIC_CUDA_CHECK(cudaMemcpyAsync(B.count(), &k, sizeof k, cudaMemcpyHostToDevice, stream));
   }
   // AL and AH: the light and heavy rows of A, pushed into t through the worklists B, B_next.
-  // Arcs carried in the queues (successor words, 4 B an arc), when asked for, only when the loop
-  // runs from the start (deep graphs, where a hop's latency is the time): after a hand-over the
-  // host loop's lists are still held, and the words put a uniform graph over issue 36's budget.
-  closure_limits limits = closure;
-  if (frontier) limits.carry_arcs = false;
   auto operand = [&](row_part part) {
-    return grid::closure_args_of(matrix_operand<W>{&A, part, &split}, t, B, B_next, ctx, limits);
+    return grid::closure_args_of(matrix_operand<W>{&A, part, &split}, t, B, B_next, ctx, closure);
   };
   bucket_loop_args<W> args{operand(row_part::light),
                            operand(row_part::heavy),

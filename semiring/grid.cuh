@@ -22,11 +22,14 @@ namespace tropic::grid {
 
 using detail::closure_args;  // the operand of the pushes (agents/push_row.cuh)
 using detail::closure_item;  // a row to push: vertex, value, row bounds
-using detail::queued_row;    // the same in a block's queue, with the arcs it carries
 using detail::list_once;     // appends an index to a list once per stamp (operators.cuh)
 
-// The threads of every persistent kernel's block: __launch_bounds__(grid::block_threads).
+// The threads of every persistent kernel's block, and the blocks an SM runs of it (what
+// launch_cooperative starts): __launch_bounds__(grid::block_threads, grid::blocks_per_sm).
+// Without the second, ptxas held bucket_loop to 80 registers, room for a third block never
+// launched, and USA-road-NY, mdual and kron-20 took 2-5% longer (bench/results/h200-run57).
 inline constexpr unsigned block_threads = tuning::block_threads;
+inline constexpr unsigned blocks_per_sm = tuning::device_loop_blocks_per_sm;
 
 // Hubs a block sets aside per push_list for all its threads (more stay with a group); unmeasured
 inline constexpr unsigned long_rows_per_block = 64;
@@ -44,7 +47,7 @@ __device__ __forceinline__ void sync() {
 // current push_list set aside for the whole block.
 template <class W>
 struct block_queues {
-  queued_row<W> queue[2][tuning::closure_queue_items];
+  closure_item<W> queue[2][tuning::closure_queue_items];
   unsigned queued[2];
   closure_item<W> long_rows[long_rows_per_block];
   unsigned long_count;
@@ -185,11 +188,11 @@ __device__ void closure(const closure_args<W>& c, block_queues<W>& sh, const val
     unsigned long long* next_count = c.counts[(step + 1) % 3];
     // An improvement into the range: to this block's queue while it has room, else listed for
     // the next step.
-    auto hold = [&](const queued_row<W>& row) {
+    auto hold = [&](const closure_item<W>& row) {
       const unsigned slot = atomicAdd(&sh.queued[out], 1u);
       if (slot < capacity) {
         sh.queue[out][slot] = row;
-        if (c.limits.prefetch_queued_rows && row.carried == 0 && row.first < row.last) {
+        if (c.limits.prefetch_queued_rows && row.first < row.last) {
           asm volatile("prefetch.global.L2 [%0];" ::"l"(c.a.columns + row.first));
           asm volatile("prefetch.global.L2 [%0];" ::"l"(c.a.weights + row.first));
         }
@@ -198,8 +201,7 @@ __device__ void closure(const closure_args<W>& c, block_queues<W>& sh, const val
       }
     };
     // Frontier k, a group of lanes per row (hubs by their block).
-    push_list<S, Group>(c, sh, st, c.lists[step % 2], size, range,
-                        [&](const closure_item<W>& item) { hold(detail::uncarried(item)); });
+    push_list<S, Group>(c, sh, st, c.lists[step % 2], size, range, hold);
     for (unsigned round = 0;; ++round) {
       __syncthreads();  // the queue's rows are written, the other queue's read
       const unsigned filled = min(sh.queued[out], capacity);
@@ -216,11 +218,15 @@ __device__ void closure(const closure_args<W>& c, block_queues<W>& sh, const val
         break;
       }
       for (unsigned k = threadIdx.x / Group; k < filled; k += blockDim.x / Group) {
-        const queued_row<W>& row = sh.queue[in][k];
-        const vertex u = row.v;  // in registers before the pushes' holds write the other queue
+        // The entry in registers before the push: its holds write the other queue, which the
+        // compiler cannot tell from this one, and it would load the entry again after each hold
+        // (a single path's hop 1.08 -> 0.80 µs: bench/results/h200-run56/NOTES.md).
+        const closure_item<W> row = sh.queue[in][k];
+        const vertex u = row.v;
         const W x = row.x;
         const arc_index length = row.last - row.first;
-        bool live = detail::push_queued<S, Group>(c, row, lane, range, hold);
+        bool live = detail::push_row<S>(c, row, static_cast<const W*>(c.w + u), false, lane, Group,
+                                        range, hold);
         if (lane == 0 && length == 0) live = !(c.w[u] < x);
         if (lane == 0 && live) {
           ++st.local_rows;
@@ -321,7 +327,6 @@ closure_args<W> closure_args_of(const matrix_operand<W>& a, dense_vector<W>& w, 
   if (limits.local_frontier == closure_limits::per_device)
     limits.local_frontier = tuning::closure_local_frontier_per_sm * detail::sm_count();
   const csr_view<W> view = a.a->view();
-  const bool carry = limits.carry_arcs && limits.local_rounds > 0 && a.part == row_part::light;
   return closure_args<W>{view,
                          detail::ranges_of(view, a, false),
                          w.data(),
@@ -329,20 +334,18 @@ closure_args<W> closure_args_of(const matrix_operand<W>& a, dense_vector<W>& w, 
                          {in.count(), spare.count(), ctx.closure_scratch()},
                          ctx.stamps(w.size()),
                          ctx.arcs_scanned(),
-                         limits,
-                         carry ? a.split->light_successors(*a.a, ctx) : nullptr};
+                         limits};
 }
 
 // Launches a kernel whose blocks meet at grid barriers: cooperatively (all its blocks resident
-// at once, or the launch fails), `blocks` blocks (0: tuning::device_loop_blocks_per_sm per SM)
+// at once, or the launch fails), `blocks` blocks (0: blocks_per_sm per SM)
 // capped at what the occupancy API says fits. Throws on a failed launch.
 template <class... Params, class... Args>
 void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t stream,
                         Args&&... args) {
   const unsigned resident = detail::resident_blocks(kernel, tuning::block_threads);
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(
-      std::min(blocks ? blocks : tuning::device_loop_blocks_per_sm * detail::sm_count(), resident));
+  config.gridDim = dim3(std::min(blocks ? blocks : blocks_per_sm * detail::sm_count(), resident));
   config.blockDim = dim3(tuning::block_threads);
   config.stream = stream;
   cudaLaunchAttribute cooperative{};

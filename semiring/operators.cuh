@@ -267,37 +267,6 @@ const arc_index* light_heavy_split<W>::light_before(const csr_view<W>& view, boo
   return p.before.data();
 }
 
-namespace detail {
-// successors[e] = where arc e's target's light row lies: first arc << 5 | its length (31: more).
-template <class W>
-__global__ void light_successor_words(csr_view<W> a, const arc_index* split,
-                                      std::uint32_t* successors) {
-  for (arc_index e = blockIdx.x * arc_index(blockDim.x) + threadIdx.x; e < a.arcs;
-       e += arc_index(gridDim.x) * blockDim.x) {
-    const vertex v = a.columns[e];
-    const arc_index first = a.row_offsets[v];
-    const arc_index length = min(split[v] - first, arc_index(successor_long));
-    successors[e] = std::uint32_t(first) << successor_length_bits | std::uint32_t(length);
-  }
-}
-}  // namespace detail
-
-template <class W>
-const std::uint32_t* light_heavy_split<W>::light_successors(const device_matrix<W>& a,
-                                                            gpu_context& ctx) const {
-  const csr_view<W> view = a.view();
-  if (view.arcs >= detail::successor_arcs_limit) return nullptr;
-  if (successors_.size() != view.arcs) {
-    successors_ = device_buffer<std::uint32_t>(view.arcs, ctx.stream());
-    if (view.arcs) {
-      detail::light_successor_words<<<detail::blocks_for(view.arcs), tuning::block_threads, 0,
-                                      ctx.stream()>>>(view, rows(), successors_.data());
-      detail::check_launch();
-    }
-  }
-  return successors_.data();
-}
-
 template <class W>
 void select(sparse_vector<W>& out, const dense_vector<W>& in, value_range<W> range,
             gpu_context& ctx) {

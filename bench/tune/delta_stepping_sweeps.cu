@@ -141,9 +141,8 @@ void closure_sweep() {
 
 // "queue sweep": the closure's queue on graphs of short rows (grids 2048² and 4096², the road and
 // mesh graphs), two sources each: a block's queue capacity (closure_limits::queue_items; rows
-// beyond it are listed for the next step, where the whole grid shares them) x arcs carried or
-// not (closure_limits::carry_arcs) x blocks per SM, the automatic Δ, local rounds and lanes;
-// the median of 5 runs, global steps and vertex work.
+// beyond it are listed for the next step, where the whole grid shares them) x blocks per SM,
+// the automatic Δ, local rounds and lanes; the median of 5 runs, global steps and vertex work.
 void queue_sweep() {
   auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
     const device_matrix<std::uint32_t> a(g);
@@ -152,22 +151,20 @@ void queue_sweep() {
       const auto want = dijkstra(g, s, false);
       const std::uint64_t reached = tune::reached(want.distances);
       for (unsigned queue : {64u, 128u, tuning::closure_queue_items})
-        for (bool carry : {false, true})
-          for (unsigned per_sm : {2u, 4u}) {
-            closure_limits limits;
-            limits.queue_items = queue;
-            limits.carry_arcs = carry;
-            limits.blocks = per_sm * sm_count();
-            result<std::uint32_t> r;
-            const double ms = checked_solve(g, a, s, want.distances, 0, limits, 5, name, r);
-            std::printf(
-                "%-20s src %-8u queue %-3u carry %d blocks/SM %u %9.3f ms  steps %5llu  "
-                "buckets %4llu  work %5.2f\n",
-                name.c_str(), s, queue, int(carry), per_sm, ms,
-                (unsigned long long)r.stats.iterations, (unsigned long long)r.stats.buckets,
-                double(r.stats.vertices_relaxed) / double(reached));
-            std::fflush(stdout);
-          }
+        for (unsigned per_sm : {2u, 4u}) {
+          closure_limits limits;
+          limits.queue_items = queue;
+          limits.blocks = per_sm * sm_count();
+          result<std::uint32_t> r;
+          const double ms = checked_solve(g, a, s, want.distances, 0, limits, 5, name, r);
+          std::printf(
+              "%-20s src %-8u queue %-3u blocks/SM %u %9.3f ms  steps %5llu  buckets %4llu  "
+              "work %5.2f\n",
+              name.c_str(), s, queue, per_sm, ms, (unsigned long long)r.stats.iterations,
+              (unsigned long long)r.stats.buckets,
+              double(r.stats.vertices_relaxed) / double(reached));
+          std::fflush(stdout);
+        }
     }
   };
   sweep("grid:2048:2048", generate<std::uint32_t>("grid:2048:2048", 1));
@@ -277,8 +274,7 @@ void grid_anatomy() {
 // frontiers. `width` paths of `length` unit arcs from vertex 0, at Δ = ∞ (one bucket): with
 // local rounds until the queue runs dry the whole search is one step of `length` rounds, each
 // round `width` rows in the first block's queue; with 16 rounds and none, the steps' own cost
-// shows beside it. Local rounds with and without carried arcs (closure_limits::carry_arcs).
-// Median of 5.
+// shows beside it. Median of 5.
 void hop_latency() {
   for (vertex width : {vertex(1), vertex(64), vertex(1024)}) {
     const vertex length = 2000;
@@ -292,25 +288,21 @@ void hop_latency() {
     const csr<std::uint32_t> g = build_csr(arcs);
     const device_matrix<std::uint32_t> a(g);
     const auto want = dijkstra(g, 0, false);
-    for (unsigned rounds : {~0u, 16u, 0u})
-      for (bool carry : {false, true}) {
-        if (rounds == 0 && carry) continue;  // no local rounds: nothing carried
-        options o;
-        o.algorithm = algorithm::delta_stepping;
-        o.delta = std::numeric_limits<double>::infinity();
-        o.loop = loop_control::device;
-        closure_limits limits;
-        limits.local_rounds = rounds;
-        limits.carry_arcs = carry;
-        result<std::uint32_t> r;
-        const double ms = median_solve(a, 0, o, limits, descriptor{}, 5, r);
-        tune::answer_ok(g, 0, want.distances, r, "paths", failed);
-        std::printf(
-            "%5u paths of %u  rounds %-10u carry %d %8.3f ms  steps %5llu  %6.3f us per hop\n",
-            width, length, rounds, int(carry), ms, (unsigned long long)r.stats.iterations,
-            1000.0 * ms / double(length));
-        std::fflush(stdout);
-      }
+    for (unsigned rounds : {~0u, 16u, 0u}) {
+      options o;
+      o.algorithm = algorithm::delta_stepping;
+      o.delta = std::numeric_limits<double>::infinity();
+      o.loop = loop_control::device;
+      closure_limits limits;
+      limits.local_rounds = rounds;
+      result<std::uint32_t> r;
+      const double ms = median_solve(a, 0, o, limits, descriptor{}, 5, r);
+      tune::answer_ok(g, 0, want.distances, r, "paths", failed);
+      std::printf("%5u paths of %u  rounds %-10u %8.3f ms  steps %5llu  %6.3f us per hop\n", width,
+                  length, rounds, ms, (unsigned long long)r.stats.iterations,
+                  1000.0 * ms / double(length));
+      std::fflush(stdout);
+    }
   }
 }
 
@@ -381,14 +373,14 @@ void round_trips() {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
-  const std::pair<const char*, access> kinds[] = {{"L2 load (ld.cg)", access::load},
-                                                  {"relaxed device load", access::relaxed_load},
-                                                  {"atomic min, returned", access::atomic},
-                                                  {"block barrier", access::barrier},
-                                                  {"local round skeleton", access::round},
-                                                  {"L2 load + atomic", access::load_atomic},
-                                                  {"relaxed load + atomic",
-                                                   access::relaxed_atomic}};
+  const std::pair<const char*, access> kinds[] = {
+      {"L2 load (ld.cg)", access::load},
+      {"relaxed device load", access::relaxed_load},
+      {"atomic min, returned", access::atomic},
+      {"block barrier", access::barrier},
+      {"local round skeleton", access::round},
+      {"L2 load + atomic", access::load_atomic},
+      {"relaxed load + atomic", access::relaxed_atomic}};
   for (const auto& [label, kind] : kinds)
     for (unsigned threads : {1u, 256u}) {
       std::vector<float> ms;

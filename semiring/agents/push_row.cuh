@@ -23,9 +23,6 @@ struct closure_args {
   std::uint32_t* stamps;
   unsigned long long* arcs_scanned;
   closure_limits limits;
-  // Where each light arc's target's light row lies (light_heavy_split::light_successors), or
-  // null: the local rounds then load a target's row bounds beside its atomic, not its arcs.
-  const std::uint32_t* successors;
 };
 
 // A row waiting to be pushed: the value its vertex fell to, and the bounds of its row in the
@@ -75,115 +72,6 @@ __device__ __forceinline__ bool push_row(const closure_args<W>& c, const closure
     const arc_index first = c.ranges.first(v), last = c.ranges.last(v);
     const W old = S::atomic_add(&c.w[v], x);
     if (x < old && in_range(x, range)) hold(closure_item<W>{v, x, first, last});
-  }
-  return true;
-}
-
-// Arcs a queued row carries: its first arcs, loaded beside the atomic that queued it.
-inline constexpr unsigned carried_arcs = 4;
-
-// A row in a block's queue for the local rounds: its vertex, the value it fell to and the
-// bounds of its row, and, when the matrix has successor words, its first arcs with theirs, so
-// that its push starts with its atomics (bench/results/h200-run55/NOTES.md).
-template <class W>
-struct queued_row {
-  vertex v;
-  unsigned carried;  // arcs in the arrays below: first, first + 1, ...
-  W x;
-  arc_index first, last;
-  vertex columns[carried_arcs];
-  W weights[carried_arcs];
-  std::uint32_t successors[carried_arcs];
-};
-
-// A row from a frontier's push (push_row's closure_item), queued with no arcs carried.
-template <class W>
-__device__ __forceinline__ queued_row<W> uncarried(const closure_item<W>& item) {
-  queued_row<W> row;
-  row.v = item.v;
-  row.carried = 0;
-  row.x = item.x;
-  row.first = item.first;
-  row.last = item.last;
-  return row;
-}
-
-// w[v] = min(w[v], x) for a light arc to v whose successor word is `next`; hands v to hold()
-// when x fell into `range`, with as many of v's arcs as the queue carries. Their loads go out
-// beside the atomic, so a local round's hop waits for one round trip, not two: speculative, and
-// dropped when the atomic does not improve. The loads come before the atomic in program order:
-// two builds that issued them after it were 13-17% slower on NY and the grids, most likely
-// because they waited for it (bench/results/h200-run55/NOTES.md).
-template <class S, class W, class Hold>
-__device__ __forceinline__ void relax_carrying(const closure_args<W>& c, vertex v, W x,
-                                               std::uint32_t next, const value_range<W>& range,
-                                               Hold&& hold) {
-  queued_row<W> row;
-  row.v = v;
-  row.x = x;
-  row.carried = 0;
-  const bool held = in_range(x, range);
-  const unsigned length = next & successor_long;
-  row.first = next >> successor_length_bits;
-  row.last = length < successor_long ? row.first + length : c.ranges.last(v);
-  if (held && length < successor_long) row.carried = min(length, carried_arcs);
-#pragma unroll
-  for (unsigned j = 0; j < carried_arcs; ++j)
-    if (j < row.carried) {
-      row.columns[j] = c.a.columns[row.first + j];
-      row.weights[j] = c.a.weights[row.first + j];
-      row.successors[j] = c.successors[row.first + j];
-    }
-  const W old = S::atomic_add(&c.w[v], x);
-  if (x < old && held) hold(row);
-}
-
-// Pushes a queued row, Group lanes at `lane`: its carried arcs from the queue, the rest from the
-// matrix. Without successor words nothing is carried and the row goes to push_row, whose loop
-// is shorter: a single path's hop took 0.86-0.88 µs against 1.08-1.09 through the loop below
-// (bench/results/h200-run56/NOTES.md).
-// A row of no carried arcs whose vertex has fallen below row.x since it was queued is dropped
-// at its first arc (superseded, as in push_row). One that carries arcs is pushed without
-// waiting for its vertex's value, which would cost the round trip the carried arcs save; the
-// value, loaded beside its atomics, only keeps a superseded row from holding what it improved:
-// the row's lower value, pushed by whoever lowered it, improves those targets again and holds
-// them (without this a grid's rows pushed rose from 3.7 to 5.8 a vertex). A plain load: a stale
-// value costs only work (bench/results/h200-run55/NOTES.md). Returns false when this lane dropped
-// the row.
-template <class S, int Group, class W, class Hold>
-__device__ __forceinline__ bool push_queued(const closure_args<W>& c, const queued_row<W>& row,
-                                            unsigned lane, const value_range<W>& range,
-                                            Hold&& hold) {
-  // The entry's scalars once, in registers: hold() writes the block's other queue, which the
-  // compiler cannot tell from this entry's, and would load them again after every hold.
-  const vertex u = row.v;
-  const unsigned carried = row.carried;
-  const W x = row.x;
-  const arc_index first = row.first, length = row.last - row.first;
-  if (!c.successors)
-    return push_row<S>(c, closure_item<W>{u, x, first, first + length},
-                       static_cast<const W*>(c.w + u), false, lane, Group, range,
-                       [&](const closure_item<W>& item) { hold(uncarried(item)); });
-  const W now = carried ? c.w[u] : x;
-  const auto hold_fresh = [&](const queued_row<W>& next) {
-    if (!(now < x)) hold(next);
-  };
-  for (arc_index k = lane; k < length; k += Group) {
-    vertex v;
-    W weight;
-    std::uint32_t next;
-    if (k < carried) {
-      v = row.columns[k];
-      weight = row.weights[k];
-      next = row.successors[k];
-    } else {
-      const arc_index arc = first + k;
-      v = c.a.columns[arc];
-      weight = c.a.weights[arc];
-      next = c.successors[arc];
-      if (carried == 0 && value_now(static_cast<const W*>(c.w + u)) < x) return k != lane;
-    }
-    relax_carrying<S>(c, v, S::mul(x, weight), next, range, hold_fresh);
   }
   return true;
 }

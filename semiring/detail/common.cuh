@@ -161,13 +161,6 @@ struct row_ranges {
   }
 };
 
-// A light arc's successor word (light_heavy_split::light_successors): where its target's light
-// row lies, first arc << 5 | length, a length of 31 standing for "31 or more" (the row's end then
-// comes from the split). Only for matrices of fewer than 2^27 arcs.
-inline constexpr unsigned successor_length_bits = 5;
-inline constexpr std::uint32_t successor_long = (1u << successor_length_bits) - 1;
-inline constexpr std::uint64_t successor_arcs_limit = std::uint64_t(1) << 27;
-
 // The row ranges of operand a's part over `view` (A's rows, or A''s when transposed).
 template <class W>
 row_ranges ranges_of(const csr_view<W>& view, const matrix_operand<W>& a, bool transposed) {

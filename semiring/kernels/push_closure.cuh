@@ -10,7 +10,7 @@ namespace tropic::detail {
 // light phase), B = c.lists[0]. The stamps go on from *device_stamp, and the next unused one is
 // left there: after a step's grid barrier every block has read it; without a step it is unchanged.
 template <class S, class W, int Group>
-__global__ void __launch_bounds__(grid::block_threads)
+__global__ void __launch_bounds__(grid::block_threads, grid::blocks_per_sm)
     push_closure(closure_args<W> c, const value_range<W>* range, std::uint32_t* device_stamp,
                  unsigned long long* statistics) {
   __shared__ grid::block_queues<W> sh;

@@ -61,12 +61,6 @@ struct closure_limits {
   // not device memory: grid-4M 2-4% faster, roads and meshes within noise;
   // bench/results/h100-run10/sweeps/anatomy-2-bucket-kernel.txt.
   bool prefetch_queued_rows = true;
-  // Light pushes: load a queued row's first arcs beside the atomic that queues it (its successor
-  // words, light_heavy_split::light_successors: 4 bytes an arc), so that a local round's hop
-  // waits for one round trip (bench/results/h200-run55/NOTES.md). Off: once a queued row's
-  // push read its entry once, rows without carried arcs were as fast on USA-road-NY and mdual
-  // and 5-10% faster on the grids, with less work (bench/results/h200-run56/NOTES.md).
-  bool carry_arcs = false;
 };
 
 template <class S, class W = typename S::value_type>

@@ -125,11 +125,6 @@ class light_heavy_split {
   // first call (a scan, and one read of the total) and kept: a solve's pulls share it.
   const arc_index* light_before(const csr_view<W>& view, bool transposed, arc_index& light_arcs,
                                 gpu_context& ctx) const;
-  // For the pushes of the device-driven loops' local rounds: per arc of A (`a`, the matrix split),
-  // a word saying where its target's light row lies (semiring/detail/common.cuh, successor
-  // words). Computed on the first call (a pass over the arcs, 4 bytes an arc) and kept; null
-  // when A has 2^27 arcs or more.
-  const std::uint32_t* light_successors(const device_matrix<W>& a, gpu_context& ctx) const;
 
  private:
   double delta_;
@@ -141,7 +136,6 @@ class light_heavy_split {
     bool ready = false;  // computed (light_before)
   };
   mutable prefix light_before_, t_light_before_;
-  mutable device_buffer<std::uint32_t> successors_;
 };
 
 // A matrix operand: A with one part of every row (the masked views AL = A .* (A <= Δ) and

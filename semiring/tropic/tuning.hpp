@@ -87,10 +87,10 @@ inline constexpr std::uint64_t arc_count_rows_ratio = 64;
 
 // Device-driven loop: persistent blocks per SM; h100-run27/sweeps/ab-4-blocks-rounds.txt
 inline constexpr unsigned device_loop_blocks_per_sm = 2;
-// Closure: rows of a block's shared-memory queue, each with the arcs it carries (two queues of
-// rows of 8-byte values take 36 KB of a block's 48 KB of static shared memory); 64 to 512 rows
-// were within 3% of each other (bench/results/h200-run54/NOTES.md, the queue sweep), 64 to 192
-// rows with carried arcs too (bench/results/h200-run55/call2-queue-sweep.txt).
+// Closure: rows of a block's shared-memory queue; 128 to 512 rows were within 3% of each other on
+// the grids, USA-road-NY and mdual (bench/results/h200-run54/NOTES.md and h200-run57's queue
+// sweeps), but cnr-2000, whose steps queue rows only to list them, took 8-9% longer at 512 than
+// at 192 rows (then of 80 bytes; bench/results/h200-run57/NOTES.md).
 inline constexpr unsigned closure_queue_items = 192;
 // Closure: local rounds per grid barrier; h100-run27/sweeps/closure-sweep.txt
 inline constexpr unsigned closure_local_rounds = 16;

@@ -57,8 +57,8 @@ void check_against_dijkstra(const csr<W>& g, vertex source, algorithm algo, doub
 }  // namespace
 
 TEST_SUITE("delta_stepping") {
-  TEST_CASE_TEMPLATE("matches Dijkstra on hundreds of random graphs, every delta", W,
-                     std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float, double) {
+  TEST_CASE_TEMPLATE("matches Dijkstra on hundreds of random graphs, every delta", W, std::uint32_t,
+                     std::int32_t, std::uint64_t, std::int64_t, float, double) {
     TROPIC_REQUIRE_GPU();
     for (const auto& c : tropic::testing::test_graph_cases(200, 31)) {
       CAPTURE(c.name());
@@ -67,14 +67,17 @@ TEST_SUITE("delta_stepping") {
       const device_matrix<W> a(g);
       const double max_w = g.arcs() ? a.stats().max_weight : 1;
       // Δ = 1, the heuristic (0 = automatic), larger than every weight; Bellman-Ford is Δ = ∞.
-      for (double delta : {1.0, 0.0, 2 * max_w + 1}) check_against_dijkstra(g, s, algorithm::delta_stepping, delta, a);
+      for (double delta : {1.0, 0.0, 2 * max_w + 1})
+        check_against_dijkstra(g, s, algorithm::delta_stepping, delta, a);
       check_against_dijkstra(g, s, algorithm::bellman_ford, 0, a);
-      if (std::is_floating_point_v<W>) check_against_dijkstra(g, s, algorithm::delta_stepping, 0.37, a);
+      if (std::is_floating_point_v<W>)
+        check_against_dijkstra(g, s, algorithm::delta_stepping, 0.37, a);
     }
   }
 
-  TEST_CASE_TEMPLATE("larger generated graphs: push and pull (symmetric, directed, with and without transpose)", W,
-                     std::uint32_t, float) {
+  TEST_CASE_TEMPLATE(
+      "larger generated graphs: push and pull (symmetric, directed, with and without transpose)", W,
+      std::uint32_t, float) {
     TROPIC_REQUIRE_GPU();
     // kron:14 is symmetric (pull over A itself), the uniform graph is directed (push only unless
     // the transpose is uploaded), the grid is high-diameter.
@@ -196,20 +199,12 @@ TEST_SUITE("delta_stepping") {
                      std::uint32_t, float) {
     TROPIC_REQUIRE_GPU();
     // Level-synchronous (0 rounds), a queue of one pair (everything else spills to the next
-    // step), a few rounds, the defaults, rounds until the queue runs dry, and those two with
-    // carried arcs (closure_limits::carry_arcs, off by default); on the device-driven loop, where
-    // the closure runs. Each answer against Dijkstra, all identical.
+    // step), a few rounds, the defaults, and rounds until the queue runs dry; on the device-driven
+    // loop, where the closure runs. Each answer against Dijkstra, and all identical.
     const csr<W> graphs[] = {generate_grid<W>(150, 110, 8), generate_kronecker<W>(12, 16, 9),
                              generate_uniform<W>(6000, 3, 10)};
-    closure_limits carried, carried_until_dry{~0u, tuning::closure_queue_items};
-    carried.carry_arcs = carried_until_dry.carry_arcs = true;
-    const closure_limits settings[] = {{0, tuning::closure_queue_items},
-                                       {8, 1},
-                                       {3, 37},
-                                       {},
-                                       {~0u, tuning::closure_queue_items},
-                                       carried,
-                                       carried_until_dry};
+    const closure_limits settings[] = {
+        {0, tuning::closure_queue_items}, {8, 1}, {3, 37}, {}, {~0u, tuning::closure_queue_items}};
     for (const auto& g : graphs) {
       CAPTURE(g.n);
       const device_matrix<W> a(g);
@@ -225,7 +220,6 @@ TEST_SUITE("delta_stepping") {
           CAPTURE(delta);
           CAPTURE(limits.local_rounds);
           CAPTURE(limits.queue_items);
-          CAPTURE(limits.carry_arcs);
           const auto got = detail::delta_stepping_configured(a, 2, o, limits, descriptor{});
           CHECK(verify(g, 2, want.distances, got) == "");
           if (first.empty()) first = got.distances;
@@ -283,24 +277,24 @@ TEST_SUITE("delta_stepping") {
 
   TEST_CASE("the shared real graphs: reference answers") {
     TROPIC_REQUIRE_GPU();
-    tropic::testing::for_each_reference_graph([&](const csr<std::uint32_t>& g,
-                                                  const tropic::testing::reference_answer& ref) {
-      const device_matrix<std::uint32_t> a(g);
-      for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford})
-      for (loop_control loop : {loop_control::automatic, loop_control::device}) {
-        options o;
-        o.algorithm = algo;
-        o.parents = true;
-        o.loop = loop;
-        const auto got = sssp(a, ref.source, o);
-        const auto s = tropic::testing::summarize(got.distances);
-        CHECK(s.reached == ref.reached);
-        CHECK(s.max_distance == ref.max_distance);
-        CHECK(s.sum == ref.sum);
-        const auto want = dijkstra(g, ref.source, false);
-        CHECK(verify(g, ref.source, want.distances, got) == "");
-      }
-    });
+    tropic::testing::for_each_reference_graph(
+        [&](const csr<std::uint32_t>& g, const tropic::testing::reference_answer& ref) {
+          const device_matrix<std::uint32_t> a(g);
+          for (algorithm algo : {algorithm::delta_stepping, algorithm::bellman_ford})
+            for (loop_control loop : {loop_control::automatic, loop_control::device}) {
+              options o;
+              o.algorithm = algo;
+              o.parents = true;
+              o.loop = loop;
+              const auto got = sssp(a, ref.source, o);
+              const auto s = tropic::testing::summarize(got.distances);
+              CHECK(s.reached == ref.reached);
+              CHECK(s.max_distance == ref.max_distance);
+              CHECK(s.sum == ref.sum);
+              const auto want = dijkstra(g, ref.source, false);
+              CHECK(verify(g, ref.source, want.distances, got) == "");
+            }
+        });
   }
 
   TEST_CASE("bad input: a clear error, nothing written") {
@@ -314,8 +308,8 @@ TEST_SUITE("delta_stepping") {
     csr<std::int32_t> neg = g;
     neg.weights[5] = -3;
     CHECK_THROWS_WITH_AS(sssp(neg, 0, o), doctest::Contains("negative"), error);
-    CHECK_THROWS_WITH_AS(sssp(device_matrix<std::int32_t>(neg), 0, o), doctest::Contains("negative"),
-                         error);
+    CHECK_THROWS_WITH_AS(sssp(device_matrix<std::int32_t>(neg), 0, o),
+                         doctest::Contains("negative"), error);
     o.delta = -1;
     CHECK_THROWS_AS(sssp(a, 0, o), error);
   }

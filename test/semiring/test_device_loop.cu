@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "device_download.hpp"
 #include "gpu_test.hpp"
 #include "tropic/device_loop.hpp"
 #include "tropic/error.hpp"
@@ -16,7 +15,6 @@
 #include "tropic/semiring.hpp"
 
 using namespace tropic;
-using tropic::testing::download;
 
 namespace {
 
@@ -47,33 +45,6 @@ TEST_SUITE("operators") {
       CHECK_THROWS_AS(vxm_closure(t.w, min_plus<std::uint32_t>{}, t.B, all_of(t.a), t.ctx, t.spare,
                                   t.range.data(), limits),
                       error);
-  }
-
-  TEST_CASE("light_successors: each arc's word says where its target's light row lies") {
-    TROPIC_REQUIRE_GPU();
-    // Kronecker rows: hubs with more light arcs than a word's length holds (saturated at 31).
-    cuda_stream stream;
-    gpu_context ctx{stream};
-    const csr<std::uint32_t> g = generate<std::uint32_t>("kron:10:16", 3);
-    const device_matrix<std::uint32_t> a{g, upload_options{}, stream};
-    const light_heavy_split<std::uint32_t> split(a, 100.0, ctx);
-    const std::uint32_t* words = split.light_successors(a, ctx);
-    REQUIRE(words != nullptr);
-    const csr_view<std::uint32_t> view = a.view();
-    const auto offsets = download(view.row_offsets, std::size_t(view.n) + 1, stream);
-    const auto columns = download(view.columns, view.arcs, stream);
-    const auto rows = download(split.rows(), view.n, stream);
-    const auto got = download(words, view.arcs, stream);
-    std::size_t saturated = 0;
-    for (arc_index e = 0; e < view.arcs; ++e) {
-      const vertex v = columns[e];
-      const arc_index length = rows[v] - offsets[v];
-      saturated += length >= 31;
-      CHECK((got[e] >> 5) == offsets[v]);
-      CHECK((got[e] & 31u) == std::min<arc_index>(length, 31));
-    }
-    CHECK(saturated > 0);
-    CHECK(split.light_successors(a, ctx) == words);  // computed once and kept
   }
 
   TEST_CASE("vxm_closure: an empty frontier changes nothing") {

@@ -367,9 +367,7 @@ void check_closure(const csr<W>& g, std::uint64_t seed, int rounds) {
     limits.group_lanes = lanes_choice[rng.below(6)];
     limits.blocks = rng.chance(0.5) ? 0u : unsigned(rng.between(1, 600));
     if (rng.chance(0.3)) limits.local_frontier = rng.below(40);  // wide frontiers spill at once
-    limits.carry_arcs = rng.chance(0.7);
     CAPTURE(limits.local_rounds);
-    CAPTURE(limits.carry_arcs);
     CAPTURE(limits.queue_items);
     CAPTURE(limits.group_lanes);
     CAPTURE(limits.blocks);
