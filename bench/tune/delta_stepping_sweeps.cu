@@ -141,7 +141,8 @@ void closure_sweep() {
 
 // "queue sweep": the closure's queue on graphs of short rows (grids 2048² and 4096², the road and
 // mesh graphs), two sources each: a block's queue capacity (closure_limits::queue_items; rows
-// beyond it are listed for the next step, where the whole grid shares them) x blocks per SM,
+// beyond it are listed for the next step, where the whole grid shares them) x blocks per SM (1
+// or tuning::device_loop_blocks_per_sm: bucket_loop's launch bound leaves registers for no more),
 // the automatic Δ, local rounds and lanes; the median of 5 runs, global steps and vertex work.
 void queue_sweep() {
   auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
@@ -151,7 +152,7 @@ void queue_sweep() {
       const auto want = dijkstra(g, s, false);
       const std::uint64_t reached = tune::reached(want.distances);
       for (unsigned queue : {64u, 128u, tuning::closure_queue_items})
-        for (unsigned per_sm : {2u, 4u}) {
+        for (unsigned per_sm : {1u, tuning::device_loop_blocks_per_sm}) {
           closure_limits limits;
           limits.queue_items = queue;
           limits.blocks = per_sm * sm_count();
