@@ -338,8 +338,8 @@ closure_args<W> closure_args_of(const matrix_operand<W>& a, dense_vector<W>& w, 
 }
 
 // Launches a kernel whose blocks meet at grid barriers: cooperatively (all its blocks resident
-// at once, or the launch fails), `blocks` blocks (0: blocks_per_sm per SM)
-// capped at what the occupancy API says fits. Throws on a failed launch.
+// at once, or the launch fails), `blocks` blocks (0: blocks_per_sm per SM) capped at what the
+// occupancy API says fits. Throws on a failed launch.
 template <class... Params, class... Args>
 void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t stream,
                         Args&&... args) {
