@@ -89,8 +89,8 @@ inline constexpr std::uint64_t arc_count_rows_ratio = 64;
 inline constexpr unsigned device_loop_blocks_per_sm = 2;
 // Closure: rows of a block's shared-memory queue; 128 to 512 rows were within 3% of each other on
 // the grids, USA-road-NY and mdual (bench/results/h200-run54/NOTES.md and h200-run57's queue
-// sweeps), but cnr-2000, whose steps queue rows only to list them, took 8-9% longer at 512 than
-// at 192 rows (then of 80 bytes; bench/results/h200-run57/NOTES.md).
+// sweeps); cnr-2000's 8-9% at 512 rows in run 57 was as large at 192 and came from push_row's
+// arc loop (bench/results/h200-run58/NOTES.md).
 inline constexpr unsigned closure_queue_items = 192;
 // Closure: local rounds per grid barrier; h100-run27/sweeps/closure-sweep.txt
 inline constexpr unsigned closure_local_rounds = 16;
