@@ -10,6 +10,7 @@
 
 #include "delta_stepping_device.cuh"
 #include "grid.cuh"
+#include "policy.hpp"
 #include "tropic/detail/gpu_backends.hpp"
 
 namespace tropic::detail {
@@ -39,8 +40,10 @@ struct bucket_loop_args {
 // read after a grid barrier only, and appended to only after every block has read it: the
 // barriers marked "lengths read" keep a fast block's appends from sending a slow block down
 // another path to a different barrier (a hang).
-template <class W, int Group>
-__global__ void __launch_bounds__(grid::block_threads, grid::blocks_per_sm)
+// BlocksPerSm: the blocks an SM runs of it (launch_cooperative starts that many), which bounds
+// its registers.
+template <class W, int Group, unsigned BlocksPerSm>
+__global__ void __launch_bounds__(grid::block_threads, BlocksPerSm)
     bucket_loop(bucket_loop_args<W> b) {
   using S = min_plus<W>;
   __shared__ grid::block_queues<W> sh;
@@ -161,9 +164,21 @@ W device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& s
                            targets ? targets->count : 0,
                            stopped_at.data()};
   const double mean_degree = n ? double(A.arcs()) / n : 0;
+  // A wide wavefront (a large grid) waits on its rows' loads: a third block an SM hides more of
+  // them, but the register bound it takes costs the others.
+  const bool wide = sizeof(W) <= 4 && closure.local_rounds > 0 &&
+                    std::uint64_t(n) >= policy::delta_stepping::device_loop_wide_vertices;
   grid::with_lanes(grid::lanes_per_row(closure.group_lanes, mean_degree), [&](auto lanes) {
     constexpr int G = decltype(lanes)::value;
-    grid::launch_cooperative(bucket_loop<W, G>, closure.blocks, stream, args);
+    constexpr unsigned wide_blocks = sizeof(W) <= 4 ? tuning::device_loop_wide_blocks_per_sm
+                                                    : grid::blocks_per_sm;
+    if (wide)
+      grid::launch_cooperative(bucket_loop<W, G, wide_blocks>,
+                               closure.blocks ? closure.blocks : wide_blocks * detail::sm_count(),
+                               stream, args);
+    else
+      grid::launch_cooperative(bucket_loop<W, G, grid::blocks_per_sm>, closure.blocks, stream,
+                               args);
   });
 
   std::uint64_t iterations = 0, vertices = 0, device_buckets = 0;

@@ -57,6 +57,11 @@ inline constexpr std::size_t batch_pull_ratio = 4;
 // bench/results/h200-run32/NOTES.md
 inline constexpr std::size_t batch_min_sources = 64;
 
+// The GPU-driven loop runs tuning::device_loop_wide_blocks_per_sm blocks an SM (4-byte values,
+// local rounds on) from this many vertices on: a wavefront wider than two blocks an SM hide;
+// bench/results/h200-run58/NOTES.md
+inline constexpr std::uint64_t device_loop_wide_vertices = std::uint64_t(1) << 23;
+
 // The closure's local rounds pay on short rows (roads, grids, meshes), not on hubs:
 // up to this max degree only; bench/results/h100-run10/sweeps/anatomy-3-rounds.txt
 inline constexpr std::uint64_t closure_local_rounds_max_degree = tuning::block_threads;

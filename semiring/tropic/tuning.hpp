@@ -87,6 +87,10 @@ inline constexpr std::uint64_t arc_count_rows_ratio = 64;
 
 // Device-driven loop: persistent blocks per SM; h100-run27/sweeps/ab-4-blocks-rounds.txt
 inline constexpr unsigned device_loop_blocks_per_sm = 2;
+// ... for a wide wavefront (algorithms' policy): 3 at 80 registers (4-byte values spill nothing);
+// grids of 9-34M vertices 0.93-0.94x, where USA-road-NY, mdual and kron-20 lost 1-5%
+// (bench/results/h200-run58/NOTES.md)
+inline constexpr unsigned device_loop_wide_blocks_per_sm = 3;
 // Closure: rows of a block's shared-memory queue; 128 to 512 rows were within 3% of each other on
 // the grids, USA-road-NY and mdual (bench/results/h200-run54/NOTES.md and h200-run57's queue
 // sweeps); cnr-2000's 8-9% at 512 rows in run 57 was as large at 192 and came from push_row's

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpu_test.hpp"
+#include "policy.hpp"
 #include "random_graphs.hpp"
 #include "reference_graphs.hpp"
 #include "tropic/detail/gpu_backends.hpp"
@@ -240,6 +241,23 @@ TEST_SUITE("delta_stepping") {
     const auto first = sssp(a, 5, o);
     CHECK(verify(g, 5, want.distances, first) == "");
     for (int run = 0; run < 30; ++run) CHECK(sssp(a, 5, o).distances == first.distances);
+  }
+
+  TEST_CASE("a grid of 2^23 vertices and more: the wide wavefront's three blocks an SM") {
+    TROPIC_REQUIRE_GPU();
+    // policy::delta_stepping::device_loop_wide_vertices: the loop's instance bound to three
+    // blocks an SM runs for 4-byte values only, twice on the same answer.
+    const csr<std::uint32_t> g = generate_grid<std::uint32_t>(2900, 2900, 31);
+    REQUIRE(std::uint64_t(g.n) >= policy::delta_stepping::device_loop_wide_vertices);
+    const device_matrix<std::uint32_t> a(g);
+    options o;
+    o.algorithm = algorithm::delta_stepping;
+    o.loop = loop_control::device;
+    o.parents = true;
+    const vertex source = g.n / 2 + 1000;
+    const auto got = sssp(a, source, o);
+    CHECK(verify(g, source, dijkstra(g, source, false).distances, got) == "");
+    CHECK(sssp(a, source, o).distances == got.distances);
   }
 
   // The device-driven loop under compute-sanitizer (scripts/gpu-check.sh): small enough for
