@@ -170,8 +170,8 @@ W device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& s
                     std::uint64_t(n) >= policy::delta_stepping::device_loop_wide_vertices;
   grid::with_lanes(grid::lanes_per_row(closure.group_lanes, mean_degree), [&](auto lanes) {
     constexpr int G = decltype(lanes)::value;
-    constexpr unsigned wide_blocks = sizeof(W) <= 4 ? tuning::device_loop_wide_blocks_per_sm
-                                                    : grid::blocks_per_sm;
+    constexpr unsigned wide_blocks =
+        sizeof(W) <= 4 ? tuning::device_loop_wide_blocks_per_sm : grid::blocks_per_sm;
     if (wide)
       grid::launch_cooperative(bucket_loop<W, G, wide_blocks>,
                                closure.blocks ? closure.blocks : wide_blocks * detail::sm_count(),
