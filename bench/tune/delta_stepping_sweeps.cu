@@ -102,9 +102,9 @@ unsigned sm_count() {
 }
 
 // "closure sweep": for grid:2048:2048 and the shared real graphs, two sources each: Δ (a
-// multiple of the heuristic's) x local rounds x blocks (1 and 2 per SM), lanes per row from the
-// mean degree; the median time of 3 runs, global steps, buckets and vertex work (rows pushed /
-// reached vertices).
+// multiple of the heuristic's) x local rounds (~0u: until the queue runs dry) x blocks (1 and 2
+// per SM), lanes per row from the mean degree; the median time of 3 runs, global steps, buckets
+// and vertex work (rows pushed / reached vertices).
 void closure_sweep() {
   auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
     const device_matrix<std::uint32_t> a(g);
@@ -113,7 +113,7 @@ void closure_sweep() {
       const auto want = dijkstra(g, s, false);
       const std::uint64_t reached = tune::reached(want.distances);
       for (double factor : {2.0, 4.0, 8.0})
-        for (unsigned rounds : {4u, 8u, 16u, 32u})
+        for (unsigned rounds : {4u, 8u, 16u, 32u, 64u, ~0u})
           for (unsigned lanes : {0u})
             for (unsigned blocks : {sm_count(), 2 * sm_count()}) {
               closure_limits limits;
@@ -142,8 +142,9 @@ void closure_sweep() {
 // "queue sweep": the closure's queue on graphs of short rows (grids 2048² and 4096², the road and
 // mesh graphs), two sources each: a block's queue capacity (closure_limits::queue_items; rows
 // beyond it are listed for the next step, where the whole grid shares them) x blocks per SM (1
-// or tuning::device_loop_blocks_per_sm: bucket_loop's launch bound leaves registers for no more),
-// the automatic Δ, local rounds and lanes; the median of 5 runs, global steps and vertex work.
+// or tuning::device_loop_blocks_per_sm: bucket_loop's launch bound leaves registers for no more;
+// grid 4096² runs the instance bound to three, here launched with 1 or 2), the automatic Δ, local
+// rounds and lanes; the median of 5 runs, global steps and vertex work.
 void queue_sweep() {
   auto sweep = [](const std::string& name, const csr<std::uint32_t>& g) {
     const device_matrix<std::uint32_t> a(g);
