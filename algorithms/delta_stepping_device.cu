@@ -7,6 +7,7 @@
 // anatomy-1-graph-loop.txt there).
 #include <cstdint>
 #include <cuda/atomic>
+#include <type_traits>
 
 #include "delta_stepping_device.cuh"
 #include "grid.cuh"
@@ -172,13 +173,14 @@ W device_driven_buckets(const device_matrix<W>& A, const light_heavy_split<W>& s
     constexpr int G = decltype(lanes)::value;
     constexpr unsigned wide_blocks =
         sizeof(W) <= 4 ? tuning::device_loop_wide_blocks_per_sm : grid::blocks_per_sm;
+    auto launch = [&](auto per_sm) {
+      constexpr unsigned P = decltype(per_sm)::value;
+      grid::launch_cooperative<P>(bucket_loop<W, G, P>, closure.blocks, stream, args);
+    };
     if (wide)
-      grid::launch_cooperative(bucket_loop<W, G, wide_blocks>,
-                               closure.blocks ? closure.blocks : wide_blocks * detail::sm_count(),
-                               stream, args);
+      launch(std::integral_constant<unsigned, wide_blocks>{});
     else
-      grid::launch_cooperative(bucket_loop<W, G, grid::blocks_per_sm>, closure.blocks, stream,
-                               args);
+      launch(std::integral_constant<unsigned, grid::blocks_per_sm>{});
   });
 
   std::uint64_t iterations = 0, vertices = 0, device_buckets = 0;

@@ -338,14 +338,14 @@ closure_args<W> closure_args_of(const matrix_operand<W>& a, dense_vector<W>& w, 
 }
 
 // Launches a kernel whose blocks meet at grid barriers: cooperatively (all its blocks resident
-// at once, or the launch fails), `blocks` blocks (0: blocks_per_sm per SM) capped at what the
-// occupancy API says fits. Throws on a failed launch.
-template <class... Params, class... Args>
+// at once, or the launch fails), `blocks` blocks (0: PerSm per SM, the kernel's launch bound)
+// capped at what the occupancy API says fits. Throws on a failed launch.
+template <unsigned PerSm = blocks_per_sm, class... Params, class... Args>
 void launch_cooperative(void (*kernel)(Params...), unsigned blocks, cudaStream_t stream,
                         Args&&... args) {
   const unsigned resident = detail::resident_blocks(kernel, tuning::block_threads);
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(std::min(blocks ? blocks : blocks_per_sm * detail::sm_count(), resident));
+  config.gridDim = dim3(std::min(blocks ? blocks : PerSm * detail::sm_count(), resident));
   config.blockDim = dim3(tuning::block_threads);
   config.stream = stream;
   cudaLaunchAttribute cooperative{};

@@ -93,8 +93,8 @@ inline constexpr unsigned device_loop_blocks_per_sm = 2;
 inline constexpr unsigned device_loop_wide_blocks_per_sm = 3;
 // Closure: rows of a block's shared-memory queue; 128 to 512 rows were within 3% of each other on
 // the grids, USA-road-NY and mdual (bench/results/h200-run54/NOTES.md and h200-run57's queue
-// sweeps); cnr-2000's 8-9% at 512 rows in run 57 was as large at 192 and came from push_row's
-// arc loop (bench/results/h200-run58/NOTES.md).
+// sweeps); cnr-2000's loss once put on 512 rows came from push_row's arc loop
+// (bench/results/h200-run58/NOTES.md).
 inline constexpr unsigned closure_queue_items = 192;
 // Closure: local rounds per grid barrier; h100-run27/sweeps/closure-sweep.txt
 inline constexpr unsigned closure_local_rounds = 16;
