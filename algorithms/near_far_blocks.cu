@@ -34,6 +34,7 @@
 #include <cuda/atomic>
 
 #include "bucket_bounds.cuh"
+#include "operators.cuh"
 #include "tropic/detail/gpu_backends.hpp"
 #include "tropic/semiring.hpp"
 
@@ -123,19 +124,19 @@ __global__ void __launch_bounds__(Threads) near_far_per_block(block_solves<W> p)
         for (vertex j = threadIdx.x; j < near_count; j += Threads) {
           const vertex u = near[j];
           const W du = load(d + u);
-          const arc_index end = p.a.row_offsets[u + 1];
-          for (arc_index e = p.a.row_offsets[u]; e < end; ++e) {
-            const W nd = saturating_add(du, p.a.weights[e]);
-            if (!(nd <= p.cutoff)) break;  // and every later arc of the row: weights ascend
+          const arc_index begin = p.a.row_offsets[u], end = p.a.row_offsets[u + 1];
+          for_each_arc(p.a.columns, p.a.weights, begin, end, arc_index(1), [&](vertex v, W w) {
+            const W nd = saturating_add(du, w);
+            if (!(nd <= p.cutoff)) return false;  // and every later arc of the row: weights ascend
             ++arcs;
-            const vertex v = p.a.columns[e];
-            if (!(nd < load(d + v)) || !(nd < atomic_min(d + v, nd))) continue;
+            if (!(nd < load(d + v)) || !(nd < atomic_min(d + v, nd))) return true;
             if (nd < hi) {
               if (atomicExch(queued + v, round) != round) out[atomicAdd(&next_count[round % 3], 1u)] = v;
             } else if (atomicExch(piled + v, window) != window) {
               far[atomicAdd(&far_count, 1u)] = v;
             }
-          }
+            return true;
+          });
         }
         __syncthreads();
         near_count = next_count[round % 3];

@@ -59,38 +59,30 @@ __device__ __forceinline__ W value_now(const W* at) {
 // (bench/results/h200-run54/NOTES.md). `filter` adds a load of w[v] before each atomic: two
 // round trips where one does, but it skips the atomics of a wide frontier whose candidates
 // mostly do not improve (without it uniform-4M took 28.6 ms against 13.0:
-// bench/results/h100-run6/results.csv against run5's). A lane with several arcs loads its next
-// arc before this one's atomic, which the compiler may not move across it (w may alias A): the
-// arcs' round trips overlap (cnr-2000 0.82x, soc-Slashdot 0.89x: bench/results/h200-run58).
+// bench/results/h100-run6/results.csv against run5's). The arcs through for_each_arc, each
+// loaded before the previous one's atomic (cnr-2000 0.82x, soc-Slashdot 0.89x: h200-run58).
 template <class S, class W, class Now, class Hold>
 __device__ __forceinline__ bool push_row(const closure_args<W>& c, const closure_item<W>& item,
                                          Now now, bool filter, unsigned offset, unsigned stride,
                                          const value_range<W>& range, Hold&& hold) {
-  arc_index arc = item.first + offset;
-  if (arc >= item.last) return true;
-  vertex v = c.a.columns[arc];
-  W weight = c.a.weights[arc];
-  for (;;) {
-    const arc_index following = arc + stride;
-    vertex v_next = 0;
-    W weight_next{};
-    if (following < item.last) {
-      v_next = c.a.columns[following];
-      weight_next = c.a.weights[following];
-    }
-    const W x = S::mul(item.x, weight);
-    if (value_now(now) < item.x) return arc != item.first + offset;
-    if (!filter || x < c.w[v]) {
-      const arc_index first = c.ranges.first(v), last = c.ranges.last(v);
-      const W old = S::atomic_add(&c.w[v], x);
-      if (x < old && in_range(x, range)) hold(closure_item<W>{v, x, first, last});
-    }
-    if (following >= item.last) break;
-    arc = following;
-    v = v_next;
-    weight = weight_next;
-  }
-  return true;
+  bool live = true;
+  bool first_arc = true;
+  for_each_arc(c.a.columns, c.a.weights, item.first + offset, item.last, arc_index(stride),
+               [&](vertex v, W weight) {
+                 const W x = S::mul(item.x, weight);
+                 if (value_now(now) < item.x) {
+                   live = !first_arc;
+                   return false;
+                 }
+                 first_arc = false;
+                 if (!filter || x < c.w[v]) {
+                   const arc_index first = c.ranges.first(v), last = c.ranges.last(v);
+                   const W old = S::atomic_add(&c.w[v], x);
+                   if (x < old && in_range(x, range)) hold(closure_item<W>{v, x, first, last});
+                 }
+                 return true;
+               });
+  return live;
 }
 
 }  // namespace tropic::detail

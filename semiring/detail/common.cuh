@@ -223,4 +223,31 @@ __device__ __forceinline__ void push_combine(W* w, vertex v, W x, std::uint32_t*
   }
 }
 
+// Calls f(v, weight) for the arcs first, first + stride, ... below last, in order, until f
+// returns false. Each arc's column and weight are loaded before f runs on the arc before it:
+// the compiler does not move a load across f's atomics, so without this a lane with several
+// arcs waits for a load and an atomic per arc in a row (push_row's loop: cnr-2000 0.82x,
+// bench/results/h200-run58/NOTES.md).
+template <class W, class F>
+__device__ __forceinline__ void for_each_arc(const vertex* columns, const W* weights,
+                                             arc_index first, arc_index last, arc_index stride,
+                                             F&& f) {
+  if (first >= last) return;
+  vertex v = columns[first];
+  W weight = weights[first];
+  for (arc_index arc = first;;) {
+    const arc_index following = arc + stride;
+    vertex v_next = 0;
+    W weight_next{};
+    if (following < last) {
+      v_next = columns[following];
+      weight_next = weights[following];
+    }
+    if (!f(v, weight) || following >= last) return;
+    arc = following;
+    v = v_next;
+    weight = weight_next;
+  }
+}
+
 }  // namespace tropic::detail

@@ -45,16 +45,15 @@ __global__ void mxm_closure_step(csr_view<W> a, row_ranges ranges, W* c, std::si
         any = any || on[r];
       }
       if (!any) continue;  // this lane's sources have nothing in the range at u
-      for (arc_index e = first; e < last; ++e) {
-        const vertex v = a.columns[e];
-        const W weight = a.weights[e];
+      for_each_arc(a.columns, a.weights, first, last, arc_index(1), [&](vertex v, W weight) {
         const std::size_t target = std::size_t(v) * k + s0 + lane;
 #pragma unroll
         for (int r = 0; r < PerLane; ++r)
           if (on[r])
             mxm_combine<S>(c, target + std::size_t(r) * Group, v, S::mul(x[r], weight), stamps,
                            stamp, out, out_count, range);
-      }
+        return true;
+      });
     }
   }
   if (arcs_scanned) add_block_sum(arcs_scanned, read);
