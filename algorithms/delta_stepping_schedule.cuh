@@ -40,7 +40,8 @@ class delta_stepping_schedule {
         may_hand_over_(opts.loop == loop_control::automatic),
         from_start_(opts.loop == loop_control::device ||
                     (opts.loop == loop_control::automatic &&
-                     A.stats().probe_levels > policy::delta_stepping::device_loop_probe_levels)),
+                     (A.stats().probe_levels > policy::delta_stepping::device_loop_probe_levels ||
+                      small_graph(A, opts)))),
         device_driven_(from_start_),
         may_narrow_(!(opts.delta > 0) && opts.algorithm != algorithm::bellman_ford &&
                     factor(A.stats(), closure) ==
@@ -54,8 +55,8 @@ class delta_stepping_schedule {
   // AH = A .* (A > Δ) holds arcs. Strictly lighter in double: a weight rounded into double
   // (64-bit integers) is then still at most the light part's limit.
   bool has_heavy() const { return !std::isinf(buckets_.delta) && !(max_weight_ < buckets_.delta); }
-  // The GPU drives buckets i, i+1, ...: from the start (loop_control::device, or a deep graph
-  // under automatic), or handed over.
+  // The GPU drives buckets i, i+1, ...: from the start (loop_control::device, or a deep or small
+  // graph under automatic), or handed over.
   bool device_driven() const { return device_driven_; }
   bool handed_over() const { return device_driven_ && !from_start_; }
   // The operators' tally of push and pull calls, which the hysteresis reads.
@@ -128,6 +129,14 @@ class delta_stepping_schedule {
                               const closure_limits& closure) {
     if (opts.algorithm == algorithm::bellman_ford) return std::numeric_limits<double>::infinity();
     return opts.delta > 0 ? opts.delta : factor(s, closure) * choose_delta(s);
+  }
+
+  // A graph small enough for the GPU-driven loop from the start (policy::delta_stepping::
+  // device_loop_small_vertices), as measured: delta-stepping's automatic Δ, not Bellman-Ford.
+  static bool small_graph(const device_matrix<W>& A, const options& opts) {
+    namespace p = policy::delta_stepping;
+    return !(opts.delta > 0) && opts.algorithm != algorithm::bellman_ford &&
+           A.rows() < p::device_loop_small_vertices && A.arcs() <= p::device_loop_small_arcs;
   }
 
   // Hand the loop to the GPU once device_loop_small_steps light steps in a row were each too

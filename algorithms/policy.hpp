@@ -34,6 +34,13 @@ inline constexpr double device_loop_growth = 2;
 // probe_levels: grids, roads), whose frontiers never grow to need a pull; the host loop's first
 // steps are round trips spent waiting to hand over; bench/results/h200-run30/NOTES.md
 inline constexpr std::uint32_t device_loop_probe_levels = 64;
+// ... and on small graphs (fewer vertices than this, at most device_loop_small_arcs arcs) under
+// the automatic Δ: their host-driven steps are round trips until the hand-over or the widened
+// tail, and a pull saves little on them. From the start: 0.43-0.86x the host-first time on
+// soc-Slashdot, mdual, cnr-2000, kron 16-18 and uniform-262K; 1.2-2.6x on kron 19-20 and
+// uniform 1M-2M, hence the bounds; bench/results/h200-run59/NOTES.md
+inline constexpr std::uint64_t device_loop_small_vertices = std::uint64_t(1) << 19;
+inline constexpr std::uint64_t device_loop_small_arcs = std::uint64_t(1) << 23;
 
 // Narrowing Δ (x4 back to x1) for a short, wide search, whose frontier grows geometrically:
 // after this many growing steps; bench/results/h100-run13/sweeps/ab-5-narrow-wide-searches.txt

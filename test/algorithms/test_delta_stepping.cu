@@ -154,10 +154,12 @@ TEST_SUITE("delta_stepping") {
     TROPIC_REQUIRE_GPU();
     // A uniform random graph (out-degree 4, weights 1..10) and a grid, both of short rows (x4):
     // the random graph's frontier grows ~3x a step past 1,024 rows, so its Δ narrows back to
-    // the heuristic's and bucket 0 is selected again under it; the grid's keeps x4.
+    // the heuristic's and bucket 0 is selected again under it; the grid's keeps x4. Narrowing
+    // is the host-driven loop's (the automatic loop gives graphs this small to the GPU).
     options o;
     o.algorithm = algorithm::delta_stepping;
     o.parents = true;
+    o.loop = loop_control::host;
     const csr<std::uint32_t> wide = generate<std::uint32_t>("uniform:65536:4", 5);
     const double heuristic = choose_delta(compute_stats(wide));
     const auto narrowed = checked_sssp(wide, 0, o);
@@ -182,15 +184,21 @@ TEST_SUITE("delta_stepping") {
       if (kron.degree(v) > kron.degree(hub)) hub = v;
     const auto widened = checked_sssp(kron, hub, o);
     CHECK(widened.stats.widened_at == doctest::Approx(widened.stats.delta));
-    // With the automatic loop, kron:16's light steps are small enough (under
-    // tuning::device_loop_step_arcs each) for the GPU-driven loop to take bucket 0 over before
-    // the test after it, and that loop never widens (a kron-22's steps keep the host's loop).
+    // With the automatic loop, kron:16 is small enough (policy::delta_stepping::
+    // device_loop_small_vertices) for the GPU-driven loop from the start, which never widens (a
+    // kron-22 keeps the host's loop).
     o.loop = loop_control::automatic;
+    const auto device_driven = checked_sssp(kron, hub, o);
+    CHECK(device_driven.stats.device_loop_buckets == device_driven.stats.buckets);
+    CHECK(std::isinf(device_driven.stats.widened_at));
+    // A Δ the caller chose (here the automatic one's value) is kept to the end, and the host
+    // drives the first steps: its light steps are small enough (under policy::delta_stepping::
+    // device_loop_step_arcs each) to hand bucket 0 over before the test for the widened tail.
+    o.delta = choose_delta(compute_stats(kron));
     const auto handed_over = checked_sssp(kron, hub, o);
+    CHECK(handed_over.stats.host_round_trips > 0);
     CHECK(handed_over.stats.device_loop_buckets > 0);
     CHECK(std::isinf(handed_over.stats.widened_at));
-    o.delta = 2 * choose_delta(compute_stats(kron));  // a Δ the caller chose is kept to the end
-    CHECK(std::isinf(checked_sssp(kron, hub, o).stats.widened_at));
     o.delta = 0;
     const csr<std::uint32_t> grid = generate_grid<std::uint32_t>(256, 256, 5);
     CHECK(std::isinf(checked_sssp(grid, 0, o).stats.widened_at));
@@ -273,9 +281,13 @@ TEST_SUITE("delta_stepping") {
         o.algorithm = algorithm::delta_stepping;
         o.loop = loop;
         o.parents = true;
+        // The automatic Δ's value as the caller's: the automatic loop starts on the host (a
+        // graph this small under the automatic Δ starts on the GPU) and hands over.
+        if (loop == loop_control::automatic) o.delta = 4 * choose_delta(compute_stats(g));
         const auto got = sssp(a, 0, o);
         CHECK(verify(g, 0, dijkstra(g, 0, false).distances, got) == "");
         CHECK(got.stats.device_loop_buckets > 0);
+        if (loop == loop_control::automatic) CHECK(got.stats.host_round_trips > 0);
       }
     }
     {
