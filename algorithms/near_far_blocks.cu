@@ -131,7 +131,8 @@ __global__ void __launch_bounds__(Threads) near_far_per_block(block_solves<W> p)
             ++arcs;
             if (!(nd < load(d + v)) || !(nd < atomic_min(d + v, nd))) return true;
             if (nd < hi) {
-              if (atomicExch(queued + v, round) != round) out[atomicAdd(&next_count[round % 3], 1u)] = v;
+              if (atomicExch(queued + v, round) != round)
+                out[atomicAdd(&next_count[round % 3], 1u)] = v;
             } else if (atomicExch(piled + v, window) != window) {
               far[atomicAdd(&far_count, 1u)] = v;
             }

@@ -266,14 +266,13 @@ TEST_CASE("peak device memory within the matrix + 24 B a vertex + 6 B an arc") {
     for (vertex v = 0; v < g.n; ++v)
       if (degree(v) > degree(source)) source = v;
     const auto want = dijkstra(g, source, false).distances;
-    for (const auto& [algo, loop] :
-         {std::pair{algorithm::delta_stepping, loop_control::automatic},
-          std::pair{algorithm::delta_stepping, loop_control::host},
-          std::pair{algorithm::bellman_ford, loop_control::automatic},
-          std::pair{algorithm::adds, loop_control::automatic},
-          std::pair{algorithm::workfront, loop_control::automatic},
-          std::pair{algorithm::near_far, loop_control::automatic},
-          std::pair{algorithm::rdbs, loop_control::automatic}}) {
+    for (const auto& [algo, loop] : {std::pair{algorithm::delta_stepping, loop_control::automatic},
+                                     std::pair{algorithm::delta_stepping, loop_control::host},
+                                     std::pair{algorithm::bellman_ford, loop_control::automatic},
+                                     std::pair{algorithm::adds, loop_control::automatic},
+                                     std::pair{algorithm::workfront, loop_control::automatic},
+                                     std::pair{algorithm::near_far, loop_control::automatic},
+                                     std::pair{algorithm::rdbs, loop_control::automatic}}) {
       options o;
       o.algorithm = algo;
       o.loop = loop;
