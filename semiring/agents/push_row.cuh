@@ -59,8 +59,9 @@ __device__ __forceinline__ W value_now(const W* at) {
 // (bench/results/h200-run54/NOTES.md). `filter` adds a load of w[v] before each atomic: two
 // round trips where one does, but it skips the atomics of a wide frontier whose candidates
 // mostly do not improve (without it uniform-4M took 28.6 ms against 13.0:
-// bench/results/h100-run6/results.csv against run5's). The arcs through for_each_arc, each
-// loaded before the previous one's atomic (cnr-2000 0.82x, soc-Slashdot 0.89x: h200-run58).
+// bench/results/h100-run6/results.csv against run5's). Its arcs go through for_each_arc, which
+// loads each before the previous arc's atomic (cnr-2000 0.82x, soc-Slashdot 0.89x:
+// bench/results/h200-run58/NOTES.md).
 template <class S, class W, class Now, class Hold>
 __device__ __forceinline__ bool push_row(const closure_args<W>& c, const closure_item<W>& item,
                                          Now now, bool filter, unsigned offset, unsigned stride,
