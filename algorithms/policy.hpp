@@ -36,7 +36,7 @@ inline constexpr double device_loop_growth = 2;
 inline constexpr std::uint32_t device_loop_probe_levels = 64;
 // ... and on small graphs (fewer vertices than this, at most device_loop_small_arcs arcs) under
 // the automatic Δ: their host-driven steps are round trips until the hand-over or the widened
-// tail, and a pull saves little on them. From the start: 0.43-0.86x the host-first time on
+// tail, and a pull saves little on them. From the start: 0.43-0.98x the host-first time on
 // soc-Slashdot, mdual, cnr-2000, kron 16-18 and uniform 262K-459K; 1.2-2.6x on kron 19-20 and
 // uniform 1M-2M. The arcs bound: the most measured winning (kron-18, 7.8M); past it
 // kron:17:64 (13M) won 2x, kron:18:32 (14.5M) 0.86-1.09x; bench/results/h200-run59/NOTES.md
